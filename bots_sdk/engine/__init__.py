@@ -1,0 +1,30 @@
+"""The canonical Durak rules engine: pure Python, no dependencies.
+
+>>> from bots_sdk.engine import Game, Rules
+>>> game = Game.new(Rules.preset("classic", players=3), seed=7)
+>>> game.to_act in range(3)
+True
+"""
+
+from bots_sdk.engine.actions import Action, ActionKind
+from bots_sdk.engine.cards import Card, CardSet, Rank, Suit
+from bots_sdk.engine.errors import (
+    DurakError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidDealError,
+    InvalidRulesError,
+    RecordError,
+)
+from bots_sdk.engine.game import Game
+from bots_sdk.engine.legal import LegalActions
+from bots_sdk.engine.outcome import Outcome, Reason
+from bots_sdk.engine.record import GameRecord, RecordedAction, SeatInfo
+from bots_sdk.engine.rules import PRESETS, Rules
+
+__all__ = [
+    "PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Game", "GameRecord",
+    "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDealError", "InvalidRulesError",
+    "LegalActions", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules", "SeatInfo", "Suit",
+]

@@ -1,0 +1,152 @@
+"""Actions and their text form (DESIGN.md section 3).
+
+``attack 6S``, ``defend 6S 9S`` (the attack card, then the card that beats it),
+``take``, ``pass``, ``transfer 6H``, ``exchange``. Actions are interned like cards:
+every possible action exists once, built at import, so generating legal actions
+allocates nothing and equality is identity.
+
+>>> Action.parse("defend 6s 10S")
+Action.parse('defend 6S TS')
+>>> Action.parse("defend 6S TS").card
+Card.parse('TS')
+>>> str(Action.attack(Card.parse("9H")))
+'attack 9H'
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import ClassVar, Final
+
+from bots_sdk.engine.cards import CARDS, SUIT_BITS, Card
+from bots_sdk.engine.errors import InvalidActionError, InvalidCardError
+
+
+class ActionKind(enum.IntEnum):
+    ATTACK = 1
+    """Add an attack card: the lead, or a throw-in of a rank already on the table."""
+    DEFEND = 2
+    """Beat one unbeaten attack card."""
+    TAKE = 3
+    """The defender will pick up the table."""
+    PASS = 4
+    """An attacker adds nothing now."""
+    TRANSFER = 5
+    """The defender adds a card of the attack rank and the next player defends."""
+    EXCHANGE = 6
+    """Swap the trump six for the turned-up trump."""
+
+
+_CARD_KINDS: Final = (ActionKind.ATTACK, ActionKind.DEFEND, ActionKind.TRANSFER)
+_WORDS: Final = {kind.name.lower(): kind for kind in ActionKind}
+
+
+class Action:
+    """One decision. ``card`` is the card leaving the hand; ``target`` the attack card a defence beats."""
+
+    __slots__ = ("kind", "card", "target", "_text", "_a", "_b")
+    _interned: ClassVar[dict[tuple[ActionKind, Card | None, Card | None], Action]] = {}
+
+    kind: ActionKind
+    card: Card | None
+    """The card played (attack, transfer, or the covering card of a defence)."""
+    target: Card | None
+    """For a defence: the attack card it beats."""
+
+    def __new__(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
+        action = cls._interned.get((kind, card, target))
+        if action is None:
+            raise InvalidActionError(f"no action of kind {kind!r} with card {card!r} and target {target!r}")
+        return action
+
+    @classmethod
+    def _make(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
+        action = object.__new__(cls)
+        object.__setattr__(action, "kind", kind)
+        object.__setattr__(action, "card", card)
+        object.__setattr__(action, "target", target)
+        object.__setattr__(action, "_a", card.index if card is not None else -1)
+        object.__setattr__(action, "_b", target.index if target is not None else -1)
+        word = kind.name.lower()
+        if kind is ActionKind.DEFEND:
+            text = f"{word} {target} {card}"
+        elif card is not None:
+            text = f"{word} {card}"
+        else:
+            text = word
+        object.__setattr__(action, "_text", text)
+        cls._interned[(kind, card, target)] = action
+        return action
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    def __reduce__(self) -> tuple[type[Action], tuple[ActionKind, Card | None, Card | None]]:
+        return (Action, (self.kind, self.card, self.target))
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action's text; raise ``InvalidActionError`` saying what is wrong."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"{text!r} is not an action (expected text like 'attack 6S')")
+        words = text.split()
+        if not words:
+            raise InvalidActionError("an empty text is not an action")
+        kind = _WORDS.get(words[0].lower())
+        if kind is None:
+            raise InvalidActionError(
+                f"{text!r} is not an action: {words[0]!r} is not one of {', '.join(_WORDS)}"
+            )
+        wanted = 2 if kind is ActionKind.DEFEND else 1 if kind in _CARD_KINDS else 0
+        if len(words) - 1 != wanted:
+            shape = {0: f"'{kind.name.lower()}'", 1: f"'{kind.name.lower()} CARD'",
+                     2: "'defend ATTACK_CARD CARD'"}[wanted]
+            raise InvalidActionError(f"{text!r} is not an action: expected {shape}")
+        try:
+            cards = [Card.parse(word) for word in words[1:]]
+        except InvalidCardError as error:
+            raise InvalidActionError(f"{text!r} is not an action: {error}") from None
+        if kind is ActionKind.DEFEND:
+            return DEFENDS[cards[0].index * 64 + cards[1].index]  # type: ignore[return-value]
+        if cards:
+            return (ATTACKS if kind is ActionKind.ATTACK else TRANSFERS)[cards[0].index]  # type: ignore[return-value]
+        return {ActionKind.TAKE: TAKE, ActionKind.PASS: PASS, ActionKind.EXCHANGE: EXCHANGE}[kind]
+
+    @classmethod
+    def attack(cls, card: Card) -> Action:
+        return ATTACKS[card.index]  # type: ignore[return-value]
+
+    @classmethod
+    def defend(cls, target: Card, card: Card) -> Action:
+        """Beat attack card ``target`` with ``card``."""
+        return DEFENDS[target.index * 64 + card.index]  # type: ignore[return-value]
+
+    @classmethod
+    def transfer(cls, card: Card) -> Action:
+        return TRANSFERS[card.index]  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self._text!r})"
+
+    def __lt__(self, other: Action) -> bool:
+        """Plain string order, the order of ``legal`` in a replay trace."""
+        return self._text < other._text
+
+
+_REAL_CARDS: Final = [card for card in CARDS if card is not None]
+ATTACKS: Final[list[Action | None]] = [None] * (4 * SUIT_BITS)
+TRANSFERS: Final[list[Action | None]] = [None] * (4 * SUIT_BITS)
+DEFENDS: Final[list[Action | None]] = [None] * (64 * 64)
+"""``DEFENDS[target.index * 64 + card.index]``; pairs of equal cards have no action."""
+for _card in _REAL_CARDS:
+    ATTACKS[_card.index] = Action._make(ActionKind.ATTACK, _card)
+    TRANSFERS[_card.index] = Action._make(ActionKind.TRANSFER, _card)
+    for _target in _REAL_CARDS:
+        if _target is not _card:
+            DEFENDS[_target.index * 64 + _card.index] = Action._make(ActionKind.DEFEND, _card, _target)
+TAKE: Final = Action._make(ActionKind.TAKE)
+PASS: Final = Action._make(ActionKind.PASS)
+EXCHANGE: Final = Action._make(ActionKind.EXCHANGE)
