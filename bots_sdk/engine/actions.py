@@ -44,7 +44,7 @@ _WORDS: Final = {kind.name.lower(): kind for kind in ActionKind}
 class Action:
     """One decision. ``card`` is the card leaving the hand; ``target`` the attack card a defence beats."""
 
-    __slots__ = ("kind", "card", "target", "_text", "_a", "_b")
+    __slots__ = ("_a", "_b", "_k", "_text", "card", "kind", "target")
     _interned: ClassVar[dict[tuple[ActionKind, Card | None, Card | None], Action]] = {}
 
     kind: ActionKind
@@ -63,6 +63,7 @@ class Action:
     def _make(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
         action = object.__new__(cls)
         object.__setattr__(action, "kind", kind)
+        object.__setattr__(action, "_k", int(kind))
         object.__setattr__(action, "card", card)
         object.__setattr__(action, "target", target)
         object.__setattr__(action, "_a", card.index if card is not None else -1)

@@ -85,7 +85,7 @@ SUIT_BITS: Final = 16
 class Card:
     """One playing card; immutable and interned (``Card(rank, suit) is Card(rank, suit)``)."""
 
-    __slots__ = ("rank", "suit", "index", "mask", "_text")
+    __slots__ = ("_text", "index", "mask", "rank", "suit")
     _interned: ClassVar[dict[tuple[int, int], Card]] = {}
 
     rank: Rank

@@ -9,13 +9,20 @@ any ``push``/``apply`` the game rests at the next real decision or at its end.
 ...     "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "6H", "7H", "8H",
 ...     "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD", "9H", "TH", "JH",
 ...     "QH", "KH", "AH", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"])
->>> str(game.trump_card), game.to_act
-('6D', 1)
->>> game.apply("attack 7S")
+>>> str(game.trump_card), game.to_act, [str(c) for c in game.hand(0)]
+('6D', 0, ['6S', '8S', 'TS', 'QS', 'AS', '7H'])
+>>> game.apply("attack 6S")
 >>> game.legal_actions().texts()
-['defend 7S 8S', 'defend 7S AS', 'defend 7S QS', 'take']
+['defend 6S 7S', 'defend 6S 9S', 'defend 6S JS', 'defend 6S KS', 'take']
+>>> game.apply("attack 8S", seat=0)
+Traceback (most recent call last):
+...
+bots_sdk.engine.errors.IllegalActionError: seat 0 is not to act (seat 1 is)
 
-Rules decided where RULES.md is silent (the preset's source text agrees):
+The state is kept in integer bitmasks and small lists, and the hot paths are
+written out by hand (no helper calls per card): random play through this API
+is the figure search bots live on. Rules decided where RULES.md is silent:
+
 - A transfer card counts as an attack card for L1 (``bout_limit`` and
   ``first_bout_limit``) like every other card added to the table.
 - Drawing after a bout goes clockwise from the main attacker of the moment,
@@ -34,12 +41,11 @@ from bots_sdk.engine.cards import (
     CARDS,
     RANK_LETTERS,
     RANK_MASK_OF_INDEX,
-    SUIT_BITS,
     Card,
     CardSet,
-    Rank,
     Suit,
     deck_cards,
+    mask_to_cards,
     suit_mask,
 )
 from bots_sdk.engine.errors import IllegalActionError, InvalidActionError, InvalidDealError
@@ -57,15 +63,40 @@ DREW: Final = 1
 """History entry ``(DREW, seat, count, drew_turn_up)``."""
 
 _NO_LIMIT: Final = 1 << 30
-_EMPTY_LEGAL: Final = LegalActions([])
+_EMPTY_LEGAL: Final = LegalActions()
+_new_legal = tuple.__new__
+_DECK_INDICES: Final = {size: [c.index for c in deck_cards(size)] for size in (36, 52, 24)}
+_SUIT_ATTACKS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(4)]
+"""Per suit, the attack actions of a 16-bit block of a hand, built on first use."""
+_DRAW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
+"""Per table size, ``[attacker * n + defender]``: the drawing order of RULES.md section 5."""
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+def _draw_orders(n: int) -> list[tuple[int, ...]]:
+    orders = _DRAW_ORDERS.get(n)
+    if orders is None:
+        orders = []
+        for a in range(n):
+            for d in range(n):
+                seats = [(a + i) % n for i in range(n) if (a + i) % n != d]
+                orders.append((*seats, d) if d != a else tuple(seats))
+        _DRAW_ORDERS[n] = orders
+    return orders
+
+
+def _attacks_in(mask: int) -> list[Action]:
+    """The attack actions for every card of ``mask``, four table look-ups instead of a loop per card."""
+    out: list[Action] = []
+    for suit in (0, 1, 2, 3):
+        block = (mask >> (suit << 4)) & 0xFFFF
+        if block:
+            table = _SUIT_ATTACKS[suit]
+            actions = table.get(block)
+            if actions is None:
+                actions = table[block] = tuple(
+                    ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1  # type: ignore[misc]
+                )
+            out += actions
     return out
 
 
@@ -79,17 +110,21 @@ class Game:
 
     rules: Rules
     dealer: int
-    deck: tuple[Card, ...]
-    """The deal order: ``deck[0]`` went to the dealer's left."""
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | str | None = None) -> Game:
-        """A game dealt from a deck shuffled by ``random.Random(seed)`` (reproducible per seed)."""
-        cards = deck_cards(rules.deck)
-        random.Random(seed).shuffle(cards)
-        return cls.from_deck(rules, cards)
+    def new(cls, rules: Rules, seed: int | str | random.Random | None = None) -> Game:
+        """A game dealt from a deck shuffled by ``random.Random(seed)`` (reproducible per seed).
+
+        ``seed`` may also be a ``random.Random`` to draw the shuffle from.
+        """
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        order = _DECK_INDICES[rules.deck][:]
+        rng.shuffle(order)
+        game = object.__new__(cls)
+        game._setup(rules, order, rules.players - 1)
+        return game
 
     @classmethod
     def from_deck(cls, rules: Rules, deck: Sequence[Card | str], dealer: int | None = None) -> Game:
@@ -115,14 +150,14 @@ class Game:
                 + (f" (missing {', '.join(map(str, missing[:5]))})" if missing else "")
             )
         game = object.__new__(cls)
-        game._setup(rules, tuple(cards), dealer)
+        game._setup(rules, [c.index for c in cards], dealer)
         return game
 
-    def _setup(self, rules: Rules, deck: tuple[Card, ...], dealer: int) -> None:
+    def _setup(self, rules: Rules, idx: list[int], dealer: int) -> None:
         n = rules.players
         self.rules = rules
         self.dealer = dealer
-        self.deck = deck
+        self._deck = idx
         self._n = n
         self._hand_size = rules.hand_size
         self._early = rules.early_out
@@ -131,56 +166,50 @@ class Game:
         self._neighbours = rules.throw_in == "neighbours"
         self._bout_limit = rules.bout_limit if rules.bout_limit is not None else _NO_LIMIT
         self._first_limit = rules.first_bout_limit if rules.first_bout_limit is not None else _NO_LIMIT
-        idx = [c.index for c in deck]
+        self._draw_orders = _draw_orders(n)
         hands = [0] * n
         deal = rules.deal_size
-        for i in range(deal):
-            hands[(dealer + 1 + i) % n] |= 1 << idx[i]
+        seat = dealer
+        for c in idx[:deal]:
+            seat = seat + 1 if seat + 1 < n else 0
+            hands[seat] |= 1 << c
         known = [0] * n
         if deal < len(idx):
             turn_up = idx[deal]
-            self._stock: tuple[int, ...] = (*idx[deal + 1:], turn_up)
+            self._stock: list[int] = idx[deal + 1:]
+            self._stock.append(turn_up)
         else:
             turn_up = idx[deal - 1]
-            self._stock = ()
+            self._stock = []
             known[dealer] |= 1 << turn_up
         self._sp = 0
         self._sleft = len(self._stock)
-        trump = turn_up // SUIT_BITS
+        trump = turn_up >> 4
         self._trump = trump
         self._turn_up = turn_up
         self._trump_mask = suit_mask(trump)
         self._beaters = BEATERS[trump]
         self._trump_drawn_by: int | None = None if self._sleft else dealer
-        six = trump * SUIT_BITS + 6
+        six = (trump << 4) + 6
         self._six = six
-        self._exchange_ok = (
-            rules.trump_exchange and rules.deck != 24 and turn_up != six and self._sleft > 0
-        )
+        self._exchange_ok = rules.trump_exchange and rules.deck != 24 and turn_up != six and self._sleft > 0
         self._hands = hands
         self._known = known
         self._discard = 0
         self._att: list[int] = []
         self._cov: list[int] = []
-        self._unbeaten = 0
+        self._table = 0
         self._nunb = 0
         self._ranks = 0
         self._one_rank = -1
         self._bout = 1
-        self._attacker = 0
-        self._defender = 0
-        self._def_start = 0
-        self._cap = 0
         self._taken = False
         self._take_hand = 0
-        self._phase = ATTACKING
-        self._poll = 0
         self._to_act: int | None = None
-        self._legal: LegalActions = _EMPTY_LEGAL
+        self._legal = _EMPTY_LEGAL
         self._out = [False] * n
         self._out_order: list[int] = []
         self._streak = 0
-        self._stock_empty_at_start = False
         self._outcome: Outcome | None = None
         self._history: list[tuple[int, int, object, object]] = []
         self._start_bout(self._first_attacker())
@@ -201,15 +230,17 @@ class Game:
         return left
 
     def clone(self) -> Game:
-        """An independent copy, cheap enough to call at every node of a search."""
+        """An independent copy, cheap enough to call at every node of a search.
+
+        Lists changed in place (hands, table, history) are copied; the rarely
+        changed ones (stock, known cards, who is out) are replaced, never mutated,
+        so copies may share them.
+        """
         game = object.__new__(Game)
         d = self.__dict__.copy()
         d["_hands"] = self._hands[:]
-        d["_known"] = self._known[:]
         d["_att"] = self._att[:]
         d["_cov"] = self._cov[:]
-        d["_out"] = self._out[:]
-        d["_out_order"] = self._out_order[:]
         d["_history"] = self._history[:]
         game.__dict__ = d
         return game
@@ -219,6 +250,11 @@ class Game:
     @property
     def players(self) -> int:
         return self._n
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deal order: ``deck[0]`` went to the dealer's left."""
+        return tuple(CARDS[i] for i in self._deck)  # type: ignore[misc]
 
     @property
     def to_act(self) -> int | None:
@@ -246,7 +282,13 @@ class Game:
         return CARDS[self._turn_up]  # type: ignore[return-value]
 
     @property
+    def trump_drawn_by(self) -> int | None:
+        """Who drew the turned-up card (with a whole-deck deal, the dealer, who keeps it)."""
+        return self._trump_drawn_by
+
+    @property
     def bout(self) -> int:
+        """The bout number, from 1; a transfer does not start a new bout."""
         return self._bout
 
     @property
@@ -259,15 +301,47 @@ class Game:
         return self._defender
 
     @property
+    def take_declared(self) -> bool:
+        return self._taken
+
+    @property
+    def attack_limit(self) -> int:
+        """The most attack cards this bout may hold (L1 and L2 together)."""
+        return self._cap
+
+    @property
     def stock_size(self) -> int:
         return self._sleft
 
+    @property
+    def pickups_in_a_row(self) -> int:
+        """Takes in a row, with an empty stock and nobody going out, towards ``pickup_draw_limit``."""
+        return self._streak
+
+    @property
+    def out_order(self) -> tuple[int, ...]:
+        return tuple(self._out_order)
+
     def hand(self, seat: int) -> list[Card]:
         """The true hand of ``seat`` (not a player's view: use ``observation`` for that)."""
-        return _cards(self._hands[seat])
+        return mask_to_cards(self._hands[seat])
 
     def hand_mask(self, seat: int) -> CardSet:
         return self._hands[seat]
+
+    def hand_size(self, seat: int) -> int:
+        return self._hands[seat].bit_count()
+
+    def known_mask(self, seat: int) -> CardSet:
+        """Cards of ``seat``'s hand every player knows: picked up from the table, or the drawn turn-up."""
+        return self._known[seat] & self._hands[seat]
+
+    def is_out(self, seat: int) -> bool:
+        """Whether ``seat`` has gone out (recorded at the end of the bout in which they ran out)."""
+        return self._out[seat]
+
+    def discard_mask(self) -> CardSet:
+        return self._discard
 
     def table(self) -> list[tuple[Card, Card | None]]:
         """Attack cards in the order played, each with the card that beat it, if any."""
@@ -283,7 +357,7 @@ class Game:
 
     def eligible_attackers(self) -> list[int]:
         """Who may add attack cards now, in priority order (RULES.md section 4)."""
-        return self._order()
+        return self._order() if self._outcome is None else []
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays: holds cards, or may still draw (RULES.md section 1)."""
@@ -301,8 +375,10 @@ class Game:
             action = Action.parse(action)
         elif not isinstance(action, Action):
             raise InvalidActionError(f"{action!r} is not an action")
-        if self._outcome is not None or action not in self._legal._actions or (
-            seat is not None and seat != self._to_act
+        if (
+            self._outcome is not None
+            or not tuple.__contains__(self._legal, action)
+            or (seat is not None and seat != self._to_act)
         ):
             raise IllegalActionError(self.why_illegal(action, self._to_act if seat is None else seat))
         self.push(action)
@@ -313,29 +389,68 @@ class Game:
         The caller guarantees that ``action`` is in ``legal_actions()``; anything else
         corrupts the state.
         """
-        seat: int = self._to_act  # type: ignore[assignment]
-        kind = action.kind
-        self._history.append((ACTED, seat, action, False))
+        self._step(self._to_act, action, False)  # type: ignore[arg-type]
+        self._advance()
+
+    def _step(self, seat: int, action: Action, forced: bool) -> None:
+        """Apply one action's own effect on the table; ``_advance`` then finds the next decision."""
+        self._history.append((0, seat, action, forced))
+        kind = action._k
         if kind == 1:
-            self._attack(seat, action._a)
+            c = action._a
+            bit = 1 << c
+            self._hands[seat] ^= bit
+            att = self._att
+            att.append(c)
+            self._cov.append(-1)
+            self._table |= bit
+            self._nunb += 1
+            self._ranks |= RANK_MASK_OF_INDEX[c]
+            if len(att) == 1:
+                self._one_rank = c & 15
+            elif c & 15 != self._one_rank:
+                self._one_rank = -1
+            if c == self._six:
+                self._exchange_ok = False
+            if self._multi or self._taken:
+                self._poll = 0
+            else:
+                self._phase = DEFENDING
         elif kind == 2:
-            self._defend(action._b, action._a)
-        elif kind == 3:
-            self._take()
+            b = action._a
+            bit = 1 << b
+            self._hands[seat] ^= bit
+            cov = self._cov
+            if cov[-1] < 0 and self._att[-1] == action._b:
+                cov[-1] = b
+            else:
+                cov[self._att.index(action._b)] = b
+            self._table |= bit
+            self._nunb -= 1
+            self._ranks |= RANK_MASK_OF_INDEX[b]
+            if b == self._six:
+                self._exchange_ok = False
+            if not self._nunb:
+                self._phase = ATTACKING
+                self._poll = 0
         elif kind == 4:
             self._poll += 1
+        elif kind == 3:
+            self._taken = True
+            self._take_hand = self._hands[seat].bit_count()
+            self._phase = ATTACKING
+            self._poll = 0
         elif kind == 5:
-            self._transfer_to_next(action._a)
+            self._transfer_from(seat, action._a)
         else:
             self._exchange(seat)
-        self._advance()
 
     def forfeit(self, seat: int, reason: Reason | str, detail: str = "") -> Outcome:
         """End the game with ``seat`` as the durak for a fault (timeout, crash, illegal, protocol)."""
         reason = Reason(reason)
         if not reason.is_forfeit:
             raise ValueError(f"reason: {reason.value!r} is not a forfeit reason")
-        if not 0 <= seat < self._n:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
             raise ValueError(f"seat: {seat!r} is not a seat of this game")
         if self._outcome is not None:
             raise IllegalActionError("the game is over")
@@ -352,7 +467,7 @@ class Game:
         self._phase = ATTACKING
         self._poll = 0
         self._one_rank = -1
-        self._stock_empty_at_start = self._sleft == 0
+        self._stock_empty_at_start = not self._sleft
 
     def _set_defender(self, defender: int) -> None:
         """Make ``defender`` the defender now, fixing L2 at their hand size (RULES.md section 4)."""
@@ -365,129 +480,149 @@ class Game:
     def _next_active(self, seat: int) -> int:
         """The next active seat clockwise after ``seat`` (``seat`` itself if no other is active).
 
-        With partnerships this becomes the next active opponent; every role is computed here.
+        With partnerships this becomes the next active opponent: every role is computed here.
         """
         n = self._n
+        if self._sleft and not self._early:
+            return seat + 1 if seat + 1 < n else 0
         hands = self._hands
-        stock_keeps = self._sleft > 0 and not self._early
         for i in range(1, n):
             other = (seat + i) % n
-            if stock_keeps or hands[other]:
+            if hands[other]:
                 return other
         return seat
 
     def _prev_active(self, seat: int) -> int:
         n = self._n
+        keeps = self._sleft and not self._early
         hands = self._hands
-        stock_keeps = self._sleft > 0 and not self._early
         for i in range(1, n):
             other = (seat - i) % n
-            if stock_keeps or hands[other]:
+            if keeps or hands[other]:
                 return other
         return seat
 
     def _order(self) -> list[int]:
         """The eligible attackers in priority order, from the active players of this moment."""
         d = self._defender
-        a = self._attacker
         hands = self._hands
-        stock_keeps = self._sleft > 0 and not self._early
+        keeps = self._sleft and not self._early
         n = self._n
         if n == 2:
-            other = 1 - d
-            return [other] if stock_keeps or hands[other] else []
+            return [1 - d] if keeps or hands[1 - d] else []
+        a = self._attacker
         if self._neighbours:
             left = self._next_active(d)
             right = self._prev_active(d)
-            candidates = [s for s in (left, right) if s != d]
-            order = [a] if a in candidates else []
-            for s in candidates:
-                if s not in order:
+            order = [a] if a != d and a in (left, right) else []
+            for s in (left, right):
+                if s != d and s not in order:
                     order.append(s)
             return order
-        order = [a] if a != d and (stock_keeps or hands[a]) else []
+        order = [a] if a != d and (keeps or hands[a]) else []
         for i in range(1, n):
             s = (d + i) % n
-            if s != a and (stock_keeps or hands[s]):
+            if s != a and (keeps or hands[s]):
                 order.append(s)
         return order
 
     def _advance(self) -> None:
         """Apply forced moves until a seat has a real decision or the game is over."""
         history = self._history
+        hands = self._hands
         while True:
-            if self._phase == ATTACKING:
+            phase = self._phase
+            if phase == DEFENDING:
+                d = self._defender
+                hand = hands[d]
+                beaters = self._beaters
+                cov = self._cov
+                options = []
+                if self._nunb == 1 and cov[-1] < 0:
+                    a = self._att[-1]
+                    m = hand & beaters[a]
+                    base = a << 6
+                    while m:
+                        low = m & -m
+                        options.append(DEFENDS[base + low.bit_length() - 1])
+                        m ^= low
+                else:
+                    for a, c in zip(self._att, cov):
+                        if c < 0:
+                            m = hand & beaters[a]
+                            base = a << 6
+                            while m:
+                                low = m & -m
+                                options.append(DEFENDS[base + low.bit_length() - 1])
+                                m ^= low
+                if self._transfer and self._nunb == len(self._att) and self._one_rank >= 0:
+                    m = hand & RANK_MASK_OF_INDEX[self._one_rank]
+                    if m and self._transfer_allowed():
+                        while m:
+                            low = m & -m
+                            options.append(TRANSFERS[low.bit_length() - 1])
+                            m ^= low
+                if self._exchange_ok and hand >> self._six & 1:
+                    options.append(EXCHANGE)
+                if options:
+                    options.append(TAKE)
+                    self._to_act = d
+                    self._legal = _new_legal(LegalActions, options)
+                    return
+                self._step(d, TAKE, True)
+                continue
+            if phase == OVER:
+                return
+            if not self._att:
+                # The lead: the main attacker must play a card.
+                seat = self._attacker
+                hand = hands[seat]
+                options = _attacks_in(hand)
+                if self._exchange_ok and hand >> self._six & 1:
+                    options.append(EXCHANGE)
+                if len(options) > 1:
+                    self._to_act = seat
+                    self._legal = _new_legal(LegalActions, options)
+                    return
+                self._step(seat, options[0], True)
+                continue
+            if self._n == 2:
+                seat = 1 - self._defender
+                order: list[int] | tuple[int, ...] = (
+                    (seat,) if hands[seat] or (self._sleft and not self._early) else ()
+                )
+            else:
                 order = self._order()
-                poll = self._poll
-                count = len(order)
-                lead = not self._att
+            poll = self._poll
+            count = len(order)
+            if poll < count:
+                d_hand = self._take_hand if self._taken else hands[self._defender].bit_count()
+                ranks = self._ranks if len(self._att) < self._cap and self._nunb < d_hand else 0
+                exchange_ok = self._exchange_ok
                 while poll < count:
                     seat = order[poll]
-                    legal = self._attack_options(seat, lead)
-                    if len(legal) > 1:
+                    hand = hands[seat]
+                    m = hand & ranks
+                    exchange = exchange_ok and hand >> self._six & 1
+                    if m or exchange:
+                        options = []
+                        while m:
+                            low = m & -m
+                            options.append(ATTACKS[low.bit_length() - 1])
+                            m ^= low
+                        if exchange:
+                            options.append(EXCHANGE)
+                        options.append(PASS)
                         self._poll = poll
                         self._to_act = seat
-                        self._legal = LegalActions(legal)
+                        self._legal = _new_legal(LegalActions, options)
                         return
-                    action = legal[0]
-                    history.append((ACTED, seat, action, True))
-                    if action is PASS:
-                        poll += 1
-                        continue
-                    self._poll = poll
-                    self._attack(seat, action._a)
-                    break
-                else:
-                    if self._nunb and not self._taken:
-                        self._phase = DEFENDING
-                    elif self._end_bout():
-                        return
-                continue
-            if self._phase == DEFENDING:
-                legal = self._defend_options()
-                d = self._defender
-                if len(legal) > 1:
-                    self._to_act = d
-                    self._legal = LegalActions(legal)
-                    return
-                history.append((ACTED, d, TAKE, True))
-                self._take()
-                continue
-            return
-
-    def _attack_options(self, seat: int, lead: bool) -> list[Action]:
-        hand = self._hands[seat]
-        if lead:
-            options = [ATTACKS[c] for c in _bits(hand)]
-        else:
-            d_hand = self._take_hand if self._taken else self._hands[self._defender].bit_count()
-            if len(self._att) < self._cap and self._nunb < d_hand:
-                options = [ATTACKS[c] for c in _bits(hand & self._ranks)]
-            else:
-                options = []
-            options.append(PASS)
-        if self._exchange_ok and hand >> self._six & 1 and self._sleft:
-            options.append(EXCHANGE)
-        return options  # type: ignore[return-value]
-
-    def _defend_options(self) -> list[Action]:
-        d = self._defender
-        hand = self._hands[d]
-        beaters = self._beaters
-        options: list[Action] = []
-        for a, c in zip(self._att, self._cov):
-            if c < 0:
-                base = a * 64
-                for b in _bits(hand & beaters[a]):
-                    options.append(DEFENDS[base + b])  # type: ignore[arg-type]
-        options.append(TAKE)
-        if self._transfer and self._nunb == len(self._att) and self._one_rank >= 0:
-            cards = hand & RANK_MASK_OF_INDEX[self._one_rank]
-            if cards and self._transfer_allowed():
-                options.extend(TRANSFERS[c] for c in _bits(cards))  # type: ignore[misc]
-        if self._exchange_ok and hand >> self._six & 1 and self._sleft:
-            options.append(EXCHANGE)
-        return options
+                    history.append((0, seat, PASS, True))
+                    poll += 1
+            if self._nunb and not self._taken:
+                self._phase = DEFENDING
+            elif self._end_bout():
+                return
 
     def _transfer_allowed(self) -> bool:
         """The hand and table conditions of a transfer (RULES.md section 4), given a matching card."""
@@ -498,57 +633,13 @@ class Game:
         target = self._next_active(self._defender)
         return target != self._defender and self._hands[target].bit_count() >= count
 
-    def _attack(self, seat: int, c: int) -> None:
-        bit = 1 << c
-        self._hands[seat] ^= bit
-        self._known[seat] &= ~bit
-        self._att.append(c)
-        self._cov.append(-1)
-        self._unbeaten |= bit
-        self._nunb += 1
-        self._ranks |= RANK_MASK_OF_INDEX[c]
-        rank = c % SUIT_BITS
-        if len(self._att) == 1:
-            self._one_rank = rank
-        elif rank != self._one_rank:
-            self._one_rank = -1
-        if c == self._six:
-            self._exchange_ok = False
-        if self._multi or self._taken:
-            self._poll = 0
-        else:
-            self._phase = DEFENDING
-
-    def _defend(self, a: int, b: int) -> None:
-        bit = 1 << b
-        d = self._defender
-        self._hands[d] ^= bit
-        self._known[d] &= ~bit
-        self._cov[self._att.index(a)] = b
-        self._unbeaten ^= 1 << a
-        self._nunb -= 1
-        self._ranks |= RANK_MASK_OF_INDEX[b]
-        if b == self._six:
-            self._exchange_ok = False
-        if not self._nunb:
-            self._phase = ATTACKING
-            self._poll = 0
-
-    def _take(self) -> None:
-        self._taken = True
-        self._take_hand = self._hands[self._defender].bit_count()
-        self._phase = ATTACKING
-        self._poll = 0
-
-    def _transfer_to_next(self, c: int) -> None:
-        old = self._defender
-        bit = 1 << c
+    def _transfer_from(self, old: int, c: int) -> None:
         target = self._next_active(old)
+        bit = 1 << c
         self._hands[old] ^= bit
-        self._known[old] &= ~bit
         self._att.append(c)
         self._cov.append(-1)
-        self._unbeaten |= bit
+        self._table |= bit
         self._nunb += 1
         if c == self._six:
             self._exchange_ok = False
@@ -561,20 +652,12 @@ class Game:
         six = self._six
         turn_up = self._turn_up
         self._hands[seat] ^= (1 << six) | (1 << turn_up)
-        self._known[seat] = (self._known[seat] & ~(1 << six)) | (1 << turn_up)
-        self._stock = (*self._stock[:-1], six)
+        known = self._known[:]
+        known[seat] |= 1 << turn_up
+        self._known = known
+        self._stock = [*self._stock[:-1], six]
         self._turn_up = six
         self._exchange_ok = False
-
-    def _draw_order(self) -> list[int]:
-        """Main attacker, then clockwise skipping the defender, the defender last (RULES.md section 5)."""
-        a = self._attacker
-        d = self._defender
-        n = self._n
-        order = [(a + i) % n for i in range(n)]
-        order.remove(d)
-        order.append(d)
-        return order
 
     def _end_bout(self) -> bool:
         """Clear the table, draw, record who went out, and end the game or start the next bout.
@@ -582,68 +665,73 @@ class Game:
         Returns whether the game is over.
         """
         d = self._defender
-        table = 0
-        for c in self._att:
-            table |= 1 << c
-        for c in self._cov:
-            if c >= 0:
-                table |= 1 << c
+        n = self._n
+        hands = self._hands
+        table = self._table
         taken = self._taken
         if taken:
-            self._hands[d] |= table
-            self._known[d] |= table
+            hands[d] |= table
+            known = self._known[:]
+            known[d] |= table
+            self._known = known
         else:
             self._discard |= table
         self._att = []
         self._cov = []
-        self._unbeaten = 0
+        self._table = 0
         self._nunb = 0
         self._ranks = 0
-        order = self._draw_order()
-        hands = self._hands
+        order = self._draw_orders[self._attacker * n + d]
         if self._sleft:
             size = self._hand_size
             stock = self._stock
+            early = self._early
             for seat in order:
-                if not self._sleft:
-                    break
                 have = hands[seat].bit_count()
-                if have >= size or (self._early and not have):
+                if have >= size or (early and not have):
                     continue
-                count = min(size - have, self._sleft)
                 sp = self._sp
+                count = size - have
+                if count > self._sleft:
+                    count = self._sleft
                 for c in stock[sp:sp + count]:
                     hands[seat] |= 1 << c
                 self._sp = sp + count
                 self._sleft -= count
-                drew_turn_up = not self._sleft
-                if drew_turn_up:
+                if not self._sleft:
                     self._trump_drawn_by = seat
-                    self._known[seat] |= 1 << stock[-1]
+                    known = self._known[:]
+                    known[seat] |= 1 << stock[-1]
+                    self._known = known
                     self._exchange_ok = False
-                self._history.append((DREW, seat, count, drew_turn_up))
+                    self._history.append((DREW, seat, count, True))
+                    break
+                self._history.append((DREW, seat, count, False))
         went_out = False
         if self._early or not self._sleft:
             for seat in order:
                 if not hands[seat] and not self._out[seat]:
-                    self._out[seat] = True
-                    self._out_order.append(seat)
+                    self._out = [*self._out[:seat], True, *self._out[seat + 1:]]
+                    self._out_order = [*self._out_order, seat]
                     went_out = True
         if self._stock_empty_at_start:
             self._streak = self._streak + 1 if taken and not went_out else 0
-        stock_keeps = self._sleft > 0 and not self._early
-        active = [s for s in range(self._n) if stock_keeps or hands[s]]
+        keeps = self._sleft and not self._early
+        if keeps:
+            active = n
+        else:
+            active = n - hands.count(0)
         limit = self.rules.pickup_draw_limit
-        if len(active) <= 1:
-            self._outcome = Outcome(active[0] if active else None, Reason.NORMAL, tuple(self._out_order))
+        if active <= 1:
+            durak = None if active == 0 else next(s for s in range(n) if hands[s])
+            self._outcome = Outcome(durak, Reason.NORMAL, tuple(self._out_order))
         elif limit is not None and self._streak >= limit:
             self._outcome = Outcome(None, Reason.PICKUP_LIMIT, tuple(self._out_order))
         elif self._bout >= self.rules.max_bouts:
             self._outcome = Outcome(None, Reason.MAX_BOUTS, tuple(self._out_order))
         else:
             self._bout += 1
-            nxt = d if not taken and (stock_keeps or hands[d]) else self._next_active(d)
-            self._start_bout(nxt)
+            self._start_bout(d if not taken and (keeps or hands[d]) else self._next_active(d))
             return False
         self._finish()
         return True
@@ -664,7 +752,7 @@ class Game:
             seat = to_act
         if seat != to_act:
             return f"seat {seat} is not to act (seat {to_act} is)"
-        if action in self._legal._actions:
+        if tuple.__contains__(self._legal, action):
             return ""
         kind = action.kind
         hand = self._hands[seat]
@@ -686,7 +774,7 @@ class Game:
         if kind is ActionKind.DEFEND:
             card, target = action.card, action.target
             assert card is not None and target is not None
-            if not self._unbeaten & target.mask:
+            if not any(a == target.index and c < 0 for a, c in zip(self._att, self._cov)):
                 return f"{target} is not an unbeaten attack card on the table"
             if not hand & card.mask:
                 return f"seat {seat} does not hold {card}"
@@ -741,8 +829,5 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-def _cards(mask: int) -> list[Card]:
-    return [CARDS[i] for i in _bits(mask)]  # type: ignore[misc]
 
 
-__all__ = ["Game", "Rank"]
