@@ -17,14 +17,17 @@ from bots_sdk.engine.errors import (
     InvalidRulesError,
     RecordError,
 )
+from bots_sdk.engine.determinize import determinize
 from bots_sdk.engine.game import Game
 from bots_sdk.engine.legal import LegalActions
+from bots_sdk.engine.observation import Event, Observation, TablePair
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.record import GameRecord, RecordedAction, SeatInfo
 from bots_sdk.engine.rules import PRESETS, Rules
 
 __all__ = [
-    "PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Game", "GameRecord",
+    "PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Event", "Game", "GameRecord",
     "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDealError", "InvalidRulesError",
-    "LegalActions", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules", "SeatInfo", "Suit",
+    "LegalActions", "Observation", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules",
+    "SeatInfo", "Suit", "TablePair", "determinize",
 ]

@@ -50,6 +50,7 @@ from bots_sdk.engine.cards import (
 )
 from bots_sdk.engine.errors import IllegalActionError, InvalidActionError, InvalidDealError
 from bots_sdk.engine.legal import LegalActions
+from bots_sdk.engine.observation import Observation, observe
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.rules import Rules
 
@@ -362,6 +363,10 @@ class Game:
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays: holds cards, or may still draw (RULES.md section 1)."""
         return self._hands[seat] != 0 or (self._sleft > 0 and not self._early)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` sees now (RULES.md section 9): its own hand and public state only."""
+        return observe(self, seat)
 
     # ------------------------------------------------------------------ acting
 
