@@ -26,7 +26,9 @@ class PlayedGame:
         return GameRecord.from_game(self.game, self.seats, self.ms)
 
 
-def play_game(rules: Rules, bots: Sequence[Bot], seed: int | str | None = None, dealer: int | None = None) -> PlayedGame:
+def play_game(
+    rules: Rules, bots: Sequence[Bot], seed: int | str | None = None, dealer: int | None = None
+) -> PlayedGame:
     """Play one game with ``bots[i]`` in seat ``i``; a bot's fault ends the game as a forfeit."""
     if len(bots) != rules.players:
         raise ValueError(f"bots: {len(bots)} bots for a {rules.players}-player game")

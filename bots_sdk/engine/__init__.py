@@ -8,6 +8,7 @@ True
 
 from bots_sdk.engine.actions import Action, ActionKind
 from bots_sdk.engine.cards import Card, CardSet, Rank, Suit
+from bots_sdk.engine.determinize import determinize
 from bots_sdk.engine.errors import (
     DurakError,
     IllegalActionError,
@@ -17,7 +18,6 @@ from bots_sdk.engine.errors import (
     InvalidRulesError,
     RecordError,
 )
-from bots_sdk.engine.determinize import determinize
 from bots_sdk.engine.game import Game
 from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.observation import Event, Observation, TablePair
