@@ -39,8 +39,9 @@ def play_game(
         bot.start_game(seat, rules)
     ms: list[int] = []
     while not game.is_over():
-        seat = game.to_act
-        assert seat is not None
+        to_act = game.to_act
+        assert to_act is not None
+        seat = to_act
         observation = game.observation(seat)
         started = time.perf_counter()
         try:

@@ -52,6 +52,13 @@ class Action:
     """The card played (attack, transfer, or the covering card of a defence)."""
     target: Card | None
     """For a defence: the attack card it beats."""
+    _text: str
+    _k: int
+    """``kind`` as a plain int, for the engine's dispatch."""
+    _a: int
+    """The index of ``card`` (-1 if none)."""
+    _b: int
+    """The index of ``target`` (-1 if none)."""
 
     def __new__(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
         action = cls._interned.get((kind, card, target))
@@ -108,23 +115,23 @@ class Action:
         except InvalidCardError as error:
             raise InvalidActionError(f"{text!r} is not an action: {error}") from None
         if kind is ActionKind.DEFEND:
-            return DEFENDS[cards[0].index * 64 + cards[1].index]  # type: ignore[return-value]
+            return DEFENDS[cards[0].index * 64 + cards[1].index]
         if cards:
-            return (ATTACKS if kind is ActionKind.ATTACK else TRANSFERS)[cards[0].index]  # type: ignore[return-value]
+            return (ATTACKS if kind is ActionKind.ATTACK else TRANSFERS)[cards[0].index]
         return {ActionKind.TAKE: TAKE, ActionKind.PASS: PASS, ActionKind.EXCHANGE: EXCHANGE}[kind]
 
     @classmethod
     def attack(cls, card: Card) -> Action:
-        return ATTACKS[card.index]  # type: ignore[return-value]
+        return ATTACKS[card.index]
 
     @classmethod
     def defend(cls, target: Card, card: Card) -> Action:
         """Beat attack card ``target`` with ``card``."""
-        return DEFENDS[target.index * 64 + card.index]  # type: ignore[return-value]
+        return DEFENDS[target.index * 64 + card.index]
 
     @classmethod
     def transfer(cls, card: Card) -> Action:
-        return TRANSFERS[card.index]  # type: ignore[return-value]
+        return TRANSFERS[card.index]
 
     def __str__(self) -> str:
         return self._text
@@ -138,9 +145,10 @@ class Action:
 
 
 _REAL_CARDS: Final = [card for card in CARDS if card is not None]
-ATTACKS: Final[list[Action | None]] = [None] * (4 * SUIT_BITS)
-TRANSFERS: Final[list[Action | None]] = [None] * (4 * SUIT_BITS)
-DEFENDS: Final[list[Action | None]] = [None] * (64 * 64)
+# Tables by card index; slots of indexes that are no card stay None and are never read.
+ATTACKS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
+TRANSFERS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
+DEFENDS: Final[list[Action]] = [None] * (64 * 64)  # type: ignore[list-item]
 """``DEFENDS[target.index * 64 + card.index]``; pairs of equal cards have no action."""
 for _card in _REAL_CARDS:
     ATTACKS[_card.index] = Action._make(ActionKind.ATTACK, _card)

@@ -96,6 +96,7 @@ class Card:
     """The card's bit position in a card set: ``suit * 16 + rank``."""
     mask: CardSet
     """The card set holding only this card."""
+    _text: str
 
     def __new__(cls, rank: int, suit: int) -> Card:
         card = cls._interned.get((rank, suit))
@@ -139,7 +140,7 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card at bit ``index`` of a card set."""
-        card = CARDS[index] if 0 <= index < len(CARDS) else None
+        card = CARDS[index] if isinstance(index, int) and 0 <= index < len(CARDS) else None
         if card is None:
             raise InvalidCardError(f"{index!r} is not a card index")
         return card
@@ -161,7 +162,8 @@ class Card:
         return (self.rank, self.suit) < (other.rank, other.suit)
 
 
-CARDS: Final[list[Card | None]] = [None] * (4 * SUIT_BITS)
+CARDS: Final[list[Card]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
+"""Cards by index; slots of indexes that are no card stay None."""
 for _suit in Suit:
     for _rank in Rank:
         CARDS[_suit * SUIT_BITS + _rank] = Card._make(_rank, _suit)
@@ -176,7 +178,7 @@ DECK_RANKS: Final = {
 
 def deck_cards(size: int) -> list[Card]:
     """The cards of a deck in a fixed order (suit by suit, low to high): the order a seed shuffles."""
-    return [CARDS[s * SUIT_BITS + r] for s in Suit for r in DECK_RANKS[size]]  # type: ignore[misc]
+    return [CARDS[s * SUIT_BITS + r] for s in Suit for r in DECK_RANKS[size]]
 
 
 def deck_mask(size: int) -> CardSet:
@@ -205,7 +207,7 @@ def mask_to_cards(mask: CardSet) -> list[Card]:
     cards: list[Card] = []
     while mask:
         low = mask & -mask
-        cards.append(CARDS[low.bit_length() - 1])  # type: ignore[arg-type]
+        cards.append(CARDS[low.bit_length() - 1])
         mask ^= low
     return cards
 

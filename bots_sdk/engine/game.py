@@ -95,7 +95,7 @@ def _attacks_in(mask: int) -> list[Action]:
             actions = table.get(block)
             if actions is None:
                 actions = table[block] = tuple(
-                    ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1  # type: ignore[misc]
+                    ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1
                 )
             out += actions
     return out
@@ -255,7 +255,7 @@ class Game:
     @property
     def deck(self) -> tuple[Card, ...]:
         """The deal order: ``deck[0]`` went to the dealer's left."""
-        return tuple(CARDS[i] for i in self._deck)  # type: ignore[misc]
+        return tuple(CARDS[i] for i in self._deck)
 
     @property
     def to_act(self) -> int | None:
@@ -280,7 +280,7 @@ class Game:
     @property
     def trump_card(self) -> Card:
         """The turned-up card (after a trump exchange, the six that replaced it)."""
-        return CARDS[self._turn_up]  # type: ignore[return-value]
+        return CARDS[self._turn_up]
 
     @property
     def trump_drawn_by(self) -> int | None:
@@ -346,7 +346,7 @@ class Game:
 
     def table(self) -> list[tuple[Card, Card | None]]:
         """Attack cards in the order played, each with the card that beat it, if any."""
-        return [(CARDS[a], CARDS[c] if c >= 0 else None) for a, c in zip(self._att, self._cov)]  # type: ignore[misc]
+        return [(CARDS[a], CARDS[c] if c >= 0 else None) for a, c in zip(self._att, self._cov)]
 
     def decisions(self) -> list[tuple[int, Action]]:
         """The decisions players made, in order (forced moves left out): a record's ``actions``."""
@@ -542,7 +542,7 @@ class Game:
                 hand = hands[d]
                 beaters = self._beaters
                 cov = self._cov
-                options = []
+                options: list[Action] = []
                 if self._nunb == 1 and cov[-1] < 0:
                     a = self._att[-1]
                     m = hand & beaters[a]
@@ -757,6 +757,7 @@ class Game:
             seat = to_act
         if seat != to_act:
             return f"seat {seat} is not to act (seat {to_act} is)"
+        assert seat is not None
         if tuple.__contains__(self._legal, action):
             return ""
         kind = action.kind

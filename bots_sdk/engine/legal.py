@@ -25,7 +25,7 @@ class LegalActions(tuple[Action, ...]):
             return any(str(a) == action for a in self)
         return tuple.__contains__(self, action)
 
-    def count(self, value: object = None) -> int:  # type: ignore[override]
+    def count(self, value: object = None) -> int:
         """``count()`` is the number of legal actions; ``count(action)`` is 1 or 0."""
         if value is None:
             return len(self)

@@ -65,7 +65,7 @@ def replay(record: GameRecord) -> Replay:
         for entry in history[seen:]:
             if entry[0] == ACTED:
                 text = str(entry[2])
-                steps.append(TraceStep(len(steps), entry[1], [text], text, True))  # type: ignore[arg-type]
+                steps.append(TraceStep(len(steps), entry[1], [text], text, True))
         seen = len(history)
 
     stored = record.result.to_dict()

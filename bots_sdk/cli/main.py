@@ -1,0 +1,52 @@
+"""The ``durak`` command: one entry point, one module per subcommand.
+
+Every user error (a bad option, a malformed record, a missing file) ends with a
+one-line message naming what was wrong and exit status 2, never a traceback.
+Set ``DURAK_DEBUG=1`` to see the traceback of an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from bots_sdk.cli import replay_cmd, selfplay_cmd
+from bots_sdk.engine import DurakError
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """A command-line option that does not make sense; the message says which."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="durak", description="Durak Arena tools: the rules engine, local play and records."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    replay_cmd.add_parser(commands)
+    selfplay_cmd.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (UsageError, DurakError, OSError, ValueError) as error:
+        if os.environ.get("DURAK_DEBUG"):
+            raise
+        print(f"durak {args.command}: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print(f"durak {args.command}: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

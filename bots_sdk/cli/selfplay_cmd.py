@@ -1,0 +1,55 @@
+"""``durak selfplay``: engine-only bots play each other locally, with a summary table."""
+
+from __future__ import annotations
+
+import argparse
+import zlib
+from pathlib import Path
+from typing import Any
+
+from bots_sdk.bots import REFERENCE_BOTS, make_bot
+from bots_sdk.cli.progress import Progress
+from bots_sdk.engine import PRESETS, Rules
+from bots_sdk.match import play_match
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "selfplay", help="play reference bots against each other and summarise",
+        description="Play engine-only bots against each other (seats rotate every game) and print "
+        "durak rates per bot and per seat with 95 % intervals, draws, mean bouts and speed.",
+    )
+    parser.add_argument("--preset", default="classic", choices=PRESETS, help="rules preset (default classic)")
+    parser.add_argument("--players", type=int, help="table size (default: the number of --bots, at least 2)")
+    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    parser.add_argument(
+        "--bots", default="gentle,random",
+        help=f"comma-separated bot names, one per seat or one for every seat ({', '.join(sorted(REFERENCE_BOTS))})",
+    )
+    parser.add_argument("--seed", default="0", help="seed of the deals; the same seed replays the same games")
+    parser.add_argument("--records", type=Path, help="write each game's durak-game/1 record into this folder")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    if not names:
+        raise ValueError("--bots: give at least one bot name")
+    players = args.players if args.players is not None else max(2, len(names))
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"--bots: {len(names)} names for {players} players; give one per seat, or one for all")
+    if args.games < 1:
+        raise ValueError(f"--games: {args.games} is not a positive number of games")
+    rules = Rules.preset(args.preset, players=players)
+    bots = [make_bot(name, seed=zlib.crc32(f"{args.seed}/{seat}".encode())) for seat, name in enumerate(names)]
+    with Progress(args.games, f"{args.preset} p{players}") as bar:
+        summary = play_match(
+            rules, bots, args.games, seed=args.seed, records=args.records,
+            on_game=lambda _g, _played: bar.advance(),
+        )
+    print(summary.table(), end="")
+    if args.records is not None:
+        print(f"records: {args.records}/game-*.json (replay one with: durak replay FILE --trace)")
+    return 0

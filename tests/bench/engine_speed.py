@@ -1,0 +1,203 @@
+"""Engine speed: random legal play through the public API, on one core.
+
+    python tests/bench/engine_speed.py                      # 2, 4 and 6 players, classic
+    python tests/bench/engine_speed.py --players 2 --seconds 10 --json
+
+Figures (DESIGN.md section 3): ``games_per_s`` and ``decisions_per_s`` of
+``Game.new`` + ``legal_actions()`` + ``random.choice`` + ``push`` until the end;
+``step_us``, the time of ``legal_actions()`` plus ``push()`` alone per decision
+(the choice subtracted); ``apply_us``, the same with the checked ``apply``;
+``clone_us`` at mid-game positions. Machines differ by two times and more, so the
+run also times ``bare_games_per_s``: a bare bitmask prototype of two-player
+Durak with fewer rules (no history, no roles, no limits but six cards), the yard
+stick the issue's figures were set against; compare the ratio, not the raw rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bots_sdk.engine import Game, Rules
+
+
+def random_play(rules: Rules, seconds: float, checked: bool = False) -> dict[str, float]:
+    rng = random.Random(1)
+    choice = rng.choice
+    games = decisions = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        game = Game.new(rules, rng)
+        step = game.apply if checked else game.push
+        while not game.is_over():
+            step(choice(game.legal_actions()))
+            decisions += 1
+        games += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "games_per_s": games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "decisions_per_game": decisions / games,
+    }
+
+
+def choice_us(samples: int = 200_000) -> float:
+    """What ``random.choice`` over a typical legal list costs, to take it out of the step figure."""
+    rng = random.Random(2)
+    legal = Game.new(Rules.preset("classic", players=2), 1).legal_actions()
+    started = time.perf_counter()
+    for _ in range(samples):
+        rng.choice(legal)
+    return (time.perf_counter() - started) / samples * 1e6
+
+
+def new_game_us(rules: Rules, samples: int = 3000) -> float:
+    rng = random.Random(3)
+    started = time.perf_counter()
+    for _ in range(samples):
+        Game.new(rules, rng)
+    return (time.perf_counter() - started) / samples * 1e6
+
+
+def clone_us(rules: Rules, positions: int = 200, repeats: int = 200) -> float:
+    rng = random.Random(4)
+    games = []
+    for i in range(positions):
+        game = Game.new(rules, i)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_over():
+                break
+            game.push(rng.choice(game.legal_actions()))
+        games.append(game)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        for game in games:
+            game.clone()
+    return (time.perf_counter() - started) / (positions * repeats) * 1e6
+
+
+def bare_games_per_s(seconds: float) -> float:
+    """The yardstick: two-player Durak in bare bitmasks, random choices, fewer rules."""
+    rng = random.Random(1)
+    deck0 = [s * 16 + r for s in range(4) for r in range(6, 15)]
+    games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        deck = deck0[:]
+        rng.shuffle(deck)
+        trump = deck[12] >> 4
+        trumps = 0xFFFF << (trump * 16)
+        hands = [0, 0]
+        for i in range(12):
+            hands[i & 1] |= 1 << deck[i]
+        stock = [*deck[13:], deck[12]]
+        drawn = 0
+        attacker = 0
+        while True:
+            defender = 1 - attacker
+            table = ranks = count = 0
+            taken = False
+            while True:
+                options = hands[attacker] if count == 0 else (hands[attacker] & ranks if count < 6 else 0)
+                cards = []
+                while options:
+                    low = options & -options
+                    cards.append(low.bit_length() - 1)
+                    options ^= low
+                if count:
+                    cards.append(-1)
+                if not cards:
+                    break
+                card = cards[rng.randrange(len(cards))]
+                if card < 0:
+                    break
+                hands[attacker] ^= 1 << card
+                table |= 1 << card
+                ranks |= (1 << (card & 15)) * 0x0001_0001_0001_0001
+                count += 1
+                if taken:
+                    continue
+                suit = card >> 4
+                higher = (0xFFFF << (suit * 16)) & ~((2 << card) - 1)
+                beaters = hands[defender] & (higher | (trumps if suit != trump else 0))
+                cards = []
+                while beaters:
+                    low = beaters & -beaters
+                    cards.append(low.bit_length() - 1)
+                    beaters ^= low
+                cards.append(-1)
+                cover = cards[rng.randrange(len(cards))]
+                if cover < 0:
+                    taken = True
+                    continue
+                hands[defender] ^= 1 << cover
+                table |= 1 << cover
+                ranks |= (1 << (cover & 15)) * 0x0001_0001_0001_0001
+            if taken:
+                hands[defender] |= table
+            for seat in (attacker, defender):
+                while hands[seat].bit_count() < 6 and drawn < len(stock):
+                    hands[seat] |= 1 << stock[drawn]
+                    drawn += 1
+            if drawn >= len(stock) and (not hands[0] or not hands[1]):
+                break
+            attacker = attacker if taken else defender
+        games += 1
+    return games / (time.perf_counter() - started)
+
+
+def measure(players: int, seconds: float, preset: str) -> dict[str, float]:
+    rules = Rules.preset(preset, players=players)
+    play = random_play(rules, seconds)
+    checked = random_play(rules, seconds / 2, checked=True)
+    choice = choice_us()
+    per_game_setup = new_game_us(rules)
+    overhead = choice + per_game_setup / play["decisions_per_game"]
+    return {
+        "players": players,
+        "games_per_s": round(play["games_per_s"], 1),
+        "decisions_per_s": round(play["decisions_per_s"]),
+        "decisions_per_game": round(play["decisions_per_game"], 1),
+        "step_us": round(1e6 / play["decisions_per_s"] - overhead, 2),
+        "apply_us": round(1e6 / checked["decisions_per_s"] - overhead, 2),
+        "new_game_us": round(per_game_setup, 1),
+        "clone_us": round(clone_us(rules), 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, action="append", help="table size (repeatable; default 2, 4, 6)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds of play per table size")
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
+    args = parser.parse_args()
+    sizes = args.players or [2, 4, 6]
+    rows = []
+    for players in sizes:
+        print(f"measuring {args.preset} with {players} players for {args.seconds:.0f} s ...", file=sys.stderr)
+        rows.append(measure(players, args.seconds, args.preset))
+    bare = bare_games_per_s(args.seconds)
+    header = ["players", "games_per_s", "decisions_per_s", "decisions_per_game", "step_us", "apply_us",
+              "new_game_us", "clone_us"]
+    print(" ".join(f"{h:>18}" for h in header))
+    for row in rows:
+        print(" ".join(f"{row[h]:>18}" for h in header))
+    two = next((row for row in rows if row["players"] == 2), None)
+    print(f"\nbare two-player bitmask prototype: {bare:,.0f} games/s", end="")
+    print(f"; engine at 2 players = {two['games_per_s'] / bare:.2f} x prototype" if two else "")
+    if args.json:
+        figures: dict[str, object] = dict(rows[0]) if len(rows) == 1 else {"rows": rows}
+        figures["bare_games_per_s"] = round(bare, 1)
+        print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
