@@ -20,9 +20,6 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bots_sdk.engine import Game, Rules
 
