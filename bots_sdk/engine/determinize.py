@@ -24,12 +24,22 @@ from bots_sdk.engine.cards import BEATERS, RANK_MASK_OF_INDEX, cards_to_mask, de
 from bots_sdk.engine.game import ATTACKING, DEFENDING, OVER, Game
 from bots_sdk.engine.observation import Observation
 
+MAX_ATTEMPTS = 1000
+"""Samples tried before giving up on an observation no deal fits."""
+
 
 def determinize(observation: Observation, rng: random.Random | None = None) -> Game:
     """A full game state consistent with ``observation``, hidden cards dealt at random.
 
-    The returned game continues from the observed moment: its ``legal_actions()``
-    equal the observation's for the seat to act, and it can be played to the end.
+    The returned game continues from the observed moment: its ``to_act`` and, for
+    that seat, its ``legal_actions()`` equal the observation's, and it can be played
+    to the end. A sample that would give the seat to act a single option (so the
+    engine would move on by itself) contradicts the observation, which shows a real
+    decision, and is drawn again.
+
+    What forced moves earlier in the history reveal (a forced pass shows the seat
+    held no card of the ranks then on the table) is not used: samples may give a
+    seat a card it cannot have held then.
     """
     rng = rng or random.Random()
     obs = observation
@@ -48,21 +58,24 @@ def determinize(observation: Observation, rng: random.Random | None = None) -> G
             hands[seat] = known[seat]
             seen |= known[seat]
     unseen = mask_to_cards(deck_mask(obs.rules.deck) & ~seen)
-    rng.shuffle(unseen)
-    for seat in range(n):
-        if seat != me:
-            missing = obs.hand_sizes[seat] - hands[seat].bit_count()
-            if missing < 0 or missing > len(unseen):
-                raise ValueError(f"observation: seat {seat}'s hand size does not fit the unseen cards")
-            for card in unseen[:missing]:
-                hands[seat] |= card.mask
-            del unseen[:missing]
-    stock_cards = [c.index for c in unseen]
-    if obs.stock_size:
-        stock_cards.append(obs.trump_card.index)
-    if len(stock_cards) != obs.stock_size:
-        raise ValueError("observation: the stock size does not fit the unseen cards")
-    return _game_at(obs, hands, known, stock_cards)
+    missing = [0 if seat == me else obs.hand_sizes[seat] - hands[seat].bit_count() for seat in range(n)]
+    if min(missing) < 0 or sum(missing) + obs.stock_size - (1 if obs.stock_size else 0) != len(unseen):
+        raise ValueError("observation: hand and stock sizes do not fit the unseen cards")
+    for _ in range(MAX_ATTEMPTS):
+        rng.shuffle(unseen)
+        sampled = hands[:]
+        start = 0
+        for seat in range(n):
+            for card in unseen[start:start + missing[seat]]:
+                sampled[seat] |= card.mask
+            start += missing[seat]
+        stock_cards = [c.index for c in unseen[start:]]
+        if obs.stock_size:
+            stock_cards.append(obs.trump_card.index)
+        game = _game_at(obs, sampled, known, stock_cards)
+        if game.to_act == obs.to_act and len(game._history) == len(obs.raw_history):
+            return game
+    raise ValueError(f"observation: no deal of the hidden cards fits it ({MAX_ATTEMPTS} samples tried)")
 
 
 def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[int]) -> Game:

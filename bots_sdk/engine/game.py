@@ -86,19 +86,26 @@ def _draw_orders(n: int) -> list[tuple[int, ...]]:
 
 
 def _attacks_in(mask: int) -> list[Action]:
-    """The attack actions for every card of ``mask``, four table look-ups instead of a loop per card."""
+    """The attack actions for every card of ``mask``: one table look-up per suit, not a loop per card."""
     out: list[Action] = []
-    for suit in (0, 1, 2, 3):
-        block = (mask >> (suit << 4)) & 0xFFFF
-        if block:
-            table = _SUIT_ATTACKS[suit]
-            actions = table.get(block)
-            if actions is None:
-                actions = table[block] = tuple(
-                    ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1
-                )
-            out += actions
+    block = mask & 0xFFFF
+    if block:
+        out += _SUIT_ATTACKS[0].get(block) or _suit_attacks(0, block)
+    block = mask >> 16 & 0xFFFF
+    if block:
+        out += _SUIT_ATTACKS[1].get(block) or _suit_attacks(1, block)
+    block = mask >> 32 & 0xFFFF
+    if block:
+        out += _SUIT_ATTACKS[2].get(block) or _suit_attacks(2, block)
+    block = mask >> 48
+    if block:
+        out += _SUIT_ATTACKS[3].get(block) or _suit_attacks(3, block)
     return out
+
+
+def _suit_attacks(suit: int, block: int) -> tuple[Action, ...]:
+    actions = _SUIT_ATTACKS[suit][block] = tuple(ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1)
+    return actions
 
 
 class Game:
@@ -687,31 +694,45 @@ class Game:
         self._nunb = 0
         self._ranks = 0
         order = self._draw_orders[self._attacker * n + d]
-        if self._sleft:
+        sleft = self._sleft
+        if sleft:
             size = self._hand_size
             stock = self._stock
+            sp = self._sp
             early = self._early
+            history = self._history
             for seat in order:
-                have = hands[seat].bit_count()
-                if have >= size or (early and not have):
+                hand = hands[seat]
+                count = size - hand.bit_count()
+                if count <= 0 or (early and not hand):
                     continue
-                sp = self._sp
-                count = size - have
-                if count > self._sleft:
-                    count = self._sleft
+                if count > sleft:
+                    count = sleft
                 for c in stock[sp:sp + count]:
-                    hands[seat] |= 1 << c
-                self._sp = sp + count
-                self._sleft -= count
-                if not self._sleft:
+                    hand |= 1 << c
+                hands[seat] = hand
+                sp += count
+                sleft -= count
+                if not sleft:
                     self._trump_drawn_by = seat
                     known = self._known[:]
                     known[seat] |= 1 << stock[-1]
                     self._known = known
                     self._exchange_ok = False
-                    self._history.append((DREW, seat, count, True))
+                    history.append((DREW, seat, count, True))
                     break
-                self._history.append((DREW, seat, count, False))
+                history.append((DREW, seat, count, False))
+            self._sp = sp
+            self._sleft = sleft
+            if sleft and not early:
+                # Cards left to draw: nobody is out and every seat is active.
+                if self._bout >= self.rules.max_bouts:
+                    self._outcome = Outcome(None, Reason.MAX_BOUTS, tuple(self._out_order))
+                    self._finish()
+                    return True
+                self._bout += 1
+                self._start_bout(d if not taken else d + 1 if d + 1 < n else 0)
+                return False
         went_out = False
         if self._early or not self._sleft:
             for seat in order:
