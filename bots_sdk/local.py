@@ -7,12 +7,15 @@ cleanly in the arena.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bots_sdk.bot import Bot
 from bots_sdk.engine import Action, Game, GameRecord, Reason, Rules, SeatInfo
+from bots_sdk.faults import BotFault
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -29,25 +32,29 @@ class PlayedGame:
 def play_game(
     rules: Rules, bots: Sequence[Bot], seed: int | str | None = None, dealer: int | None = None
 ) -> PlayedGame:
-    """Play one game with ``bots[i]`` in seat ``i``; a bot's fault ends the game as a forfeit."""
+    """Play one game with ``bots[i]`` in seat ``i``; a bot's fault ends the game as a forfeit.
+
+    A ``BotFault`` (raised by remote bots: timeout, crash, protocol) keeps its
+    reason; any other exception from a bot is a crash; a non-``Action`` answer is a
+    protocol fault; an action the rules forbid is an illegal move.
+    """
     if len(bots) != rules.players:
         raise ValueError(f"bots: {len(bots)} bots for a {rules.players}-player game")
     game = Game.new(rules, seed)
     if dealer is not None and dealer != game.dealer:
         game = Game.from_deck(rules, game.deck, dealer)
-    for seat, bot in enumerate(bots):
-        bot.start_game(seat, rules)
     ms: list[int] = []
+    for seat, bot in enumerate(bots):
+        if _fault(game, seat, bot.start_game, seat, rules):
+            break
     while not game.is_over():
         to_act = game.to_act
         assert to_act is not None
         seat = to_act
         observation = game.observation(seat)
         started = time.perf_counter()
-        try:
-            action = bots[seat].choose_action(observation)
-        except Exception as error:  # a bot's bug ends its game, it must not end the match
-            game.forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
+        action = _fault(game, seat, bots[seat].choose_action, observation)
+        if game.is_over():
             break
         elapsed = round((time.perf_counter() - started) * 1000)
         if not isinstance(action, Action):
@@ -62,6 +69,18 @@ def play_game(
     outcome = game.outcome
     assert outcome is not None
     for seat, bot in enumerate(bots):
-        bot.end_game(outcome, game.observation(seat))
-    seats = tuple(SeatInfo(bot.name, bot.version) for bot in bots)
+        with contextlib.suppress(Exception):  # the result stands; a bot failing to hear it changes nothing
+            bot.end_game(outcome, game.observation(seat))
+    seats = tuple(SeatInfo(bot.name, str(bot.version)) for bot in bots)
     return PlayedGame(game, ms, seats)
+
+
+def _fault(game: Game, seat: int, method: Callable[..., Any], *args: Any) -> Any:
+    """Call a bot; on failure forfeit the game for ``seat`` with the fault's reason."""
+    try:
+        return method(*args)
+    except BotFault as fault:
+        game.forfeit(seat, fault.reason, fault.detail)
+    except Exception as error:  # a bot's bug ends its game, it must not end the match
+        game.forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
+    return None

@@ -11,9 +11,12 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from bots_sdk.cli import replay_cmd, selfplay_cmd
+from bots_sdk.botdir import BotSpecError
+from bots_sdk.cli import new_cmd, play_cmd, replay_cmd, selfplay_cmd
 from bots_sdk.engine import DurakError
+from bots_sdk.faults import BotFault
 
 USAGE_ERROR = 2
 
@@ -27,9 +30,22 @@ def build_parser() -> argparse.ArgumentParser:
         prog="durak", description="Durak Arena tools: the rules engine, local play and records."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    new_cmd.add_parser(commands)
+    play_cmd.add_parser(commands)
+    _add_grpc_commands(commands)
     replay_cmd.add_parser(commands)
     selfplay_cmd.add_parser(commands)
     return parser
+
+
+def _add_grpc_commands(commands: Any) -> None:
+    """``serve`` and ``check`` need grpcio; without it they are missing, and the rest still works."""
+    try:
+        from bots_sdk.cli import check_cmd, serve_cmd
+    except ImportError:
+        return
+    serve_cmd.add_parser(commands)
+    check_cmd.add_parser(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
-    except (UsageError, DurakError, OSError, ValueError) as error:
+    except (UsageError, DurakError, BotSpecError, BotFault, OSError, ValueError) as error:
         if os.environ.get("DURAK_DEBUG"):
             raise
         print(f"durak {args.command}: {error}", file=sys.stderr)

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from bots_sdk.bots import REFERENCE_BOTS, make_bot
-from bots_sdk.cli.progress import Progress
+from bots_sdk.cli.match_report import play_and_report
 from bots_sdk.engine import PRESETS, Rules
-from bots_sdk.match import play_match
 
 
 def add_parser(commands: Any) -> None:
@@ -40,16 +39,6 @@ def run(args: argparse.Namespace) -> int:
         names = names * players
     if len(names) != players:
         raise ValueError(f"--bots: {len(names)} names for {players} players; give one per seat, or one for all")
-    if args.games < 1:
-        raise ValueError(f"--games: {args.games} is not a positive number of games")
     rules = Rules.preset(args.preset, players=players)
     bots = [make_bot(name, seed=zlib.crc32(f"{args.seed}/{seat}".encode())) for seat, name in enumerate(names)]
-    with Progress(args.games, f"{args.preset} p{players}") as bar:
-        summary = play_match(
-            rules, bots, args.games, seed=args.seed, records=args.records,
-            on_game=lambda _g, _played: bar.advance(),
-        )
-    print(summary.table(), end="")
-    if args.records is not None:
-        print(f"records: {args.records}/game-*.json (replay one with: durak replay FILE --trace)")
-    return 0
+    return play_and_report(rules, bots, args.games, args.seed, args.records)

@@ -1,0 +1,255 @@
+"""Conversions between engine objects and the ``durak.v1`` messages.
+
+Reading a message is strict: an unknown enum value, a missing card or an
+action that names no legal shape raises ``InvalidActionError`` (for actions)
+or ``ProtocolError`` with the field, so the referee can classify the fault and
+the author can see what to fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bots_sdk._proto.durak.v1 import bot_pb2 as pb
+from bots_sdk.engine import (
+    Action,
+    ActionKind,
+    Card,
+    DurakError,
+    InvalidActionError,
+    LegalActions,
+    Observation,
+    Outcome,
+    Reason,
+    Rules,
+    Suit,
+    TablePair,
+)
+from bots_sdk.engine.cards import CARDS
+
+
+class ProtocolError(DurakError):
+    """A message that breaks the contract (a field missing or out of range)."""
+
+
+_KINDS = {kind: int(kind) for kind in ActionKind}
+_REASONS = {reason: i + 1 for i, reason in enumerate(Reason)}
+_REASON_OF = {number: reason for reason, number in _REASONS.items()}
+_FIRST = {"lowest_trump": pb.FIRST_ATTACKER_LOWEST_TRUMP, "dealer_left": pb.FIRST_ATTACKER_DEALER_LEFT}
+_FIRST_OF = {number: name for name, number in _FIRST.items()}
+_THROW = {"all": pb.THROW_IN_ALL, "neighbours": pb.THROW_IN_NEIGHBOURS}
+_THROW_OF = {number: name for name, number in _THROW.items()}
+
+
+# ---------------------------------------------------------------- cards and actions
+
+
+def card_to_pb(card: Card) -> pb.Card:
+    return pb.Card(rank=int(card.rank), suit=int(card.suit) + 1)  # type: ignore[arg-type]
+
+
+def card_from_pb(message: pb.Card, field: str = "card") -> Card:
+    suit = message.suit - 1
+    if not 0 <= suit <= 3 or not 2 <= message.rank <= 14:
+        raise ProtocolError(f"{field}: rank {message.rank} and suit {message.suit} name no card")
+    return CARDS[suit * 16 + message.rank]
+
+
+def cards_from_pb(messages: Iterable[pb.Card], field: str) -> tuple[Card, ...]:
+    return tuple(card_from_pb(m, f"{field}[{i}]") for i, m in enumerate(messages))
+
+
+def action_to_pb(action: Action) -> pb.Action:
+    message = pb.Action(kind=_KINDS[action.kind], text=str(action))  # type: ignore[arg-type]
+    if action.card is not None:
+        message.card.CopyFrom(card_to_pb(action.card))
+    if action.target is not None:
+        message.target.CopyFrom(card_to_pb(action.target))
+    return message
+
+
+def action_from_pb(message: pb.Action) -> Action:
+    """The engine action a message names: its structured fields, or its ``text`` if ``kind`` is unset."""
+    kind_number = message.kind
+    if kind_number == pb.ACTION_KIND_UNSPECIFIED:
+        if not message.text:
+            raise InvalidActionError("action: neither kind nor text is set (an empty answer)")
+        return Action.parse(message.text)
+    if kind_number not in _KINDS.values():
+        raise InvalidActionError(f"action.kind: {kind_number} is not an ActionKind value")
+    kind = ActionKind(kind_number)
+    try:
+        if kind is ActionKind.DEFEND:
+            if not message.HasField("card") or not message.HasField("target"):
+                raise InvalidActionError("action: a defence needs both card and target")
+            target = card_from_pb(message.target, "action.target")
+            return Action.defend(target, card_from_pb(message.card, "action.card"))
+        if kind in (ActionKind.ATTACK, ActionKind.TRANSFER):
+            if not message.HasField("card"):
+                raise InvalidActionError(f"action: {kind.name.lower()} needs a card")
+            card = card_from_pb(message.card, "action.card")
+            return Action.attack(card) if kind is ActionKind.ATTACK else Action.transfer(card)
+    except ProtocolError as error:
+        raise InvalidActionError(str(error)) from None
+    return Action.parse(kind.name.lower())
+
+
+# ---------------------------------------------------------------- rules and outcomes
+
+
+def rules_to_pb(rules: Rules) -> pb.Rules:
+    message = pb.Rules(
+        preset=rules.preset_name, players=rules.players, deck=rules.deck, hand_size=rules.hand_size,
+        first_attacker=_FIRST[rules.first_attacker], throw_in=_THROW[rules.throw_in],
+        multi_card_attacks=rules.multi_card_attacks, transfer=rules.transfer, early_out=rules.early_out,
+        trump_exchange=rules.trump_exchange, max_bouts=rules.max_bouts,
+    )
+    for name in ("bout_limit", "first_bout_limit", "pickup_draw_limit"):
+        value = getattr(rules, name)
+        if value is not None:
+            setattr(message, name, value)
+    for team in rules.teams or ():
+        message.teams.add(seats=team)
+    return message
+
+
+def rules_from_pb(message: pb.Rules) -> Rules:
+    if message.first_attacker not in _FIRST_OF or message.throw_in not in _THROW_OF:
+        raise ProtocolError("rules: first_attacker or throw_in is unset or unknown")
+    return Rules.from_dict({
+        "preset": message.preset, "players": message.players, "deck": message.deck,
+        "hand_size": message.hand_size, "first_attacker": _FIRST_OF[message.first_attacker],
+        "throw_in": _THROW_OF[message.throw_in],
+        "bout_limit": message.bout_limit if message.HasField("bout_limit") else None,
+        "first_bout_limit": message.first_bout_limit if message.HasField("first_bout_limit") else None,
+        "multi_card_attacks": message.multi_card_attacks, "transfer": message.transfer,
+        "early_out": message.early_out, "trump_exchange": message.trump_exchange,
+        "teams": [list(team.seats) for team in message.teams] or None,
+        "pickup_draw_limit": message.pickup_draw_limit if message.HasField("pickup_draw_limit") else None,
+        "max_bouts": message.max_bouts,
+    })
+
+
+def outcome_to_pb(outcome: Outcome) -> pb.Outcome:
+    message = pb.Outcome(
+        draw=outcome.draw, reason=_REASONS[outcome.reason],  # type: ignore[arg-type]
+        out_order=outcome.out_order, detail=outcome.detail,
+    )
+    if outcome.durak is not None:
+        message.durak = outcome.durak
+    if outcome.offender is not None:
+        message.offender = outcome.offender
+    return message
+
+
+def outcome_from_pb(message: pb.Outcome) -> Outcome:
+    reason = _REASON_OF.get(message.reason)
+    if reason is None:
+        raise ProtocolError(f"outcome.reason: {message.reason} is not a Reason value")
+    return Outcome(
+        message.durak if message.HasField("durak") else None, reason, tuple(message.out_order),
+        message.offender if message.HasField("offender") else None, message.detail,
+    )
+
+
+# ---------------------------------------------------------------- observations
+
+HistoryEntry = tuple[int, int, object, object]
+
+
+def events_to_pb(history: Sequence[HistoryEntry]) -> list[pb.Event]:
+    """History entries (the engine's raw form) as messages."""
+    events = []
+    for kind, seat, value, flag in history:
+        if kind == 0:
+            events.append(pb.Event(
+                kind=pb.EVENT_KIND_ACTION, seat=seat,
+                action=action_to_pb(value),  # type: ignore[arg-type]
+                forced=bool(flag),
+            ))
+        else:
+            events.append(pb.Event(kind=pb.EVENT_KIND_DRAW, seat=seat, count=value, turn_up=bool(flag)))  # type: ignore[arg-type]
+    return events
+
+
+def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
+    out: list[HistoryEntry] = []
+    for i, event in enumerate(events):
+        if event.kind == pb.EVENT_KIND_ACTION:
+            try:
+                out.append((0, event.seat, action_from_pb(event.action), event.forced))
+            except InvalidActionError as error:
+                raise ProtocolError(f"observation.history[{i}]: {error}") from None
+        elif event.kind == pb.EVENT_KIND_DRAW:
+            out.append((1, event.seat, event.count, event.turn_up))
+        else:
+            raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
+    return out
+
+
+def observation_to_pb(observation: Observation, history: Sequence[pb.Event] | None = None) -> pb.Observation:
+    """The message of an observation; pass ``history`` to reuse messages already built for this game."""
+    obs = observation
+    message = pb.Observation(
+        seat=obs.seat, rules=rules_to_pb(obs.rules), hand=[card_to_pb(c) for c in obs.hand],
+        trump=int(obs.trump) + 1, trump_card=card_to_pb(obs.trump_card),  # type: ignore[arg-type]
+        stock_size=obs.stock_size, hand_sizes=obs.hand_sizes, out=obs.out, out_order=obs.out_order,
+        table=[
+            pb.TablePair(attack=card_to_pb(p.attack), cover=card_to_pb(p.cover) if p.cover else None)
+            for p in obs.table
+        ],
+        discard=[card_to_pb(c) for c in obs.discard], attacker=obs.attacker, defender=obs.defender,
+        eligible_attackers=obs.eligible_attackers, take_declared=obs.take_declared, bout=obs.bout,
+        attack_limit=obs.attack_limit, pickups_in_a_row=obs.pickups_in_a_row, dealer=obs.dealer,
+        to_act=obs.to_act if obs.to_act is not None else -1,
+        legal_actions=[action_to_pb(a) for a in obs.legal_actions],
+        known_cards=[pb.CardList(cards=[card_to_pb(c) for c in cards]) for cards in obs.known_cards],
+        history=history if history is not None else events_to_pb(obs.raw_history),
+    )
+    if obs.trump_drawn_by is not None:
+        message.trump_drawn_by = obs.trump_drawn_by
+    return message
+
+
+def observation_from_pb(
+    message: pb.Observation,
+    rules: Rules | None = None,
+    history: Sequence[HistoryEntry] | None = None,
+    time_left: float | None = None,
+    bank_left: float | None = None,
+) -> Observation:
+    """The engine observation of a message; ``rules`` and ``history`` may come from a cache."""
+    try:
+        rules = rules if rules is not None else rules_from_pb(message.rules)
+    except DurakError as error:
+        raise ProtocolError(f"observation.rules: {error}") from None
+    if message.trump not in (1, 2, 3, 4):
+        raise ProtocolError(f"observation.trump: {message.trump} is not a suit")
+    try:
+        legal = [action_from_pb(a) for a in message.legal_actions]
+    except InvalidActionError as error:
+        raise ProtocolError(f"observation.legal_actions: {error}") from None
+    return Observation(
+        seat=message.seat, rules=rules, hand=cards_from_pb(message.hand, "observation.hand"),
+        trump=Suit(message.trump - 1), trump_card=card_from_pb(message.trump_card, "observation.trump_card"),
+        trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
+        stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
+        out_order=tuple(message.out_order),
+        table=tuple(
+            TablePair(
+                card_from_pb(p.attack, "observation.table"),
+                card_from_pb(p.cover, "observation.table") if p.HasField("cover") else None,
+            )
+            for p in message.table
+        ),
+        discard=cards_from_pb(message.discard, "observation.discard"),
+        attacker=message.attacker, defender=message.defender,
+        eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
+        bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
+        dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,
+        legal_actions=LegalActions(legal),
+        known_cards=tuple(cards_from_pb(c.cards, "observation.known_cards") for c in message.known_cards),
+        outcome=None,
+        raw_history=tuple(history if history is not None else events_from_pb(message.history)),
+        time_left=time_left, bank_left=bank_left,
+    )

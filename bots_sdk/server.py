@@ -1,0 +1,217 @@
+"""``serve(bot)``: run a ``Bot`` as the gRPC service of the contract (proto/durak/v1/bot.proto).
+
+The server listens on ``DURAK_BOT_ADDRESS`` (a unix socket path, or host:port),
+reports SERVING on the standard health service once it is ready, answers one
+call at a time, and stops cleanly on SIGTERM or SIGINT. An exception in the
+bot becomes an INTERNAL error whose details carry the exception, so the referee
+records a crash with the reason and the author sees the traceback on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Iterator
+from concurrent import futures
+from typing import Any
+
+import grpc
+
+from bots_sdk._proto.durak.v1 import bot_pb2 as pb
+from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
+from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
+from bots_sdk.bot import Bot
+from bots_sdk.convert import (
+    HistoryEntry,
+    ProtocolError,
+    action_to_pb,
+    events_from_pb,
+    observation_from_pb,
+    outcome_from_pb,
+    rules_from_pb,
+)
+from bots_sdk.engine import Action, DurakError, Rules
+
+ADDRESS_VARIABLE = "DURAK_BOT_ADDRESS"
+SDK_VERSION = "0.1.0"
+SERVICE_NAME = "durak.v1.Bot"
+
+
+def grpc_target(address: str) -> str:
+    """A gRPC target for a DURAK_BOT_ADDRESS value: ``unix:`` for a socket path, else host:port as is.
+
+    >>> grpc_target("/run/bot/seat0.sock"), grpc_target("127.0.0.1:50051")
+    ('unix:/run/bot/seat0.sock', '127.0.0.1:50051')
+    """
+    if address.startswith("unix:"):
+        return address
+    if "/" in address or address.endswith(".sock") or ":" not in address:
+        return f"unix:{os.path.abspath(address)}"
+    return address
+
+
+class _Game:
+    """What the server keeps of one game: its rules and the history read so far (it only grows)."""
+
+    def __init__(self, seat: int, rules: Rules) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.history: list[HistoryEntry] = []
+
+
+class BotServicer(pb_grpc.BotServicer):
+    """Adapts a ``Bot`` to the service; calls are serialised, as the contract promises one at a time."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+        self._lock = threading.Lock()
+        self._games: dict[str, _Game] = {}
+
+    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloResponse:
+        return pb.HelloResponse(name=self._bot.name, version=str(self._bot.version), sdk=f"bots_sdk {SDK_VERSION}")
+
+    def StartGame(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
+        with self._lock:
+            try:
+                rules = rules_from_pb(request.rules)
+            except DurakError as error:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"rules: {error}")
+            self._games[request.game_id] = _Game(request.seat, rules)
+            self._call(context, self._bot.start_game, request.seat, rules)
+            return pb.StartGameResponse()
+
+    def Act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.ActResponse:
+        with self._lock:
+            game = self._games.get(request.game_id)
+            if game is None:  # a referee that skipped StartGame: still answer, from the message alone
+                rules = rules_from_pb(request.observation.rules)
+                game = self._games[request.game_id] = _Game(request.observation.seat, rules)
+            try:
+                known = len(game.history)
+                game.history.extend(events_from_pb(request.observation.history[known:]))
+                observation = observation_from_pb(
+                    request.observation, game.rules, game.history,
+                    time_left=request.clock.move_ms / 1000, bank_left=request.clock.bank_ms / 1000,
+                )
+            except ProtocolError as error:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            action = self._call(context, self._bot.choose_action, observation)
+            if not isinstance(action, Action):
+                context.abort(
+                    grpc.StatusCode.INTERNAL,
+                    f"choose_action returned {action!r}, not an Action (use Action.parse('attack 6S'))",
+                )
+            return pb.ActResponse(action=action_to_pb(action))
+
+    def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
+        with self._lock:
+            game = self._games.pop(request.game_id, None)
+            try:
+                outcome = outcome_from_pb(request.outcome)
+                history = events_from_pb(request.observation.history)
+                observation = observation_from_pb(request.observation, game.rules if game else None, history)
+            except ProtocolError as error:
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            self._call(context, self._bot.end_game, outcome, observation)
+            return pb.EndGameResponse()
+
+    @staticmethod
+    def _call(context: grpc.ServicerContext, method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except Exception as error:  # the bot's bug: report it to the referee and the author
+            traceback.print_exc(file=sys.stderr)
+            context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")
+
+
+class HealthServicer(health_pb2_grpc.HealthServicer):
+    """The standard health service: SERVING once the bot is ready, NOT_SERVING while stopping."""
+
+    def __init__(self) -> None:
+        self._status = health_pb2.HealthCheckResponse.NOT_SERVING
+        self._changed = threading.Condition()
+
+    def set(self, status: int) -> None:
+        with self._changed:
+            self._status = status  # type: ignore[assignment]
+            self._changed.notify_all()
+
+    def _status_of(self, service: str) -> int:
+        if service in ("", SERVICE_NAME):
+            return self._status
+        return health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
+
+    def Check(
+        self, request: health_pb2.HealthCheckRequest, context: grpc.ServicerContext
+    ) -> health_pb2.HealthCheckResponse:
+        if request.service not in ("", SERVICE_NAME):
+            context.abort(grpc.StatusCode.NOT_FOUND, f"unknown service {request.service!r}")
+        return health_pb2.HealthCheckResponse(status=self._status)
+
+    def Watch(
+        self, request: health_pb2.HealthCheckRequest, context: grpc.ServicerContext
+    ) -> Iterator[health_pb2.HealthCheckResponse]:
+        last = None
+        while context.is_active():
+            with self._changed:
+                status = self._status_of(request.service)
+                if status == last:
+                    self._changed.wait(timeout=1.0)
+                    continue
+            last = status
+            yield health_pb2.HealthCheckResponse(status=status)  # type: ignore[arg-type]
+
+
+class BotServer:
+    """A started server; ``serve`` runs one until a signal, tests and ``durak`` use it directly."""
+
+    def __init__(self, bot: Bot, address: str) -> None:
+        self.address = address
+        self.health = HealthServicer()
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="durak-bot"))
+        pb_grpc.add_BotServicer_to_server(BotServicer(bot), self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        target = grpc_target(address)
+        if target.startswith("unix:") and os.path.exists(target[5:]):
+            os.unlink(target[5:])  # a stale socket of an earlier run
+        try:
+            port = self.server.add_insecure_port(target)
+        except RuntimeError as error:
+            raise OSError(f"cannot listen on {address!r}: {error}") from None
+        if port == 0:
+            raise OSError(f"cannot listen on {address!r}")
+
+    def start(self) -> BotServer:
+        self.server.start()
+        self.health.set(health_pb2.HealthCheckResponse.SERVING)
+        return self
+
+    def stop(self, grace: float = 1.0) -> None:
+        self.health.set(health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.server.stop(grace).wait()
+
+
+def serve(bot: Bot, address: str | None = None) -> None:
+    """Serve ``bot`` on ``address`` (default: ``$DURAK_BOT_ADDRESS``) until SIGTERM or SIGINT."""
+    if not isinstance(bot, Bot):
+        raise TypeError(f"serve() needs a Bot instance, got {bot!r} (did you pass the class? use serve(MyBot()))")
+    address = address or os.environ.get(ADDRESS_VARIABLE)
+    if not address:
+        raise SystemExit(
+            f"{ADDRESS_VARIABLE} is not set: it is the address to listen on (a unix socket path or host:port)."
+            " The arena and `durak play --grpc` / `durak check` set it; to try by hand run `durak serve BOT`."
+        )
+    server = BotServer(bot, address).start()
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"{bot.name} {bot.version} serving on {address}", file=sys.stderr, flush=True)
+    stopping.wait()
+    server.stop()
