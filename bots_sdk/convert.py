@@ -187,27 +187,52 @@ def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
     return out
 
 
-def observation_to_pb(observation: Observation, history: Sequence[pb.Event] | None = None) -> pb.Observation:
-    """The message of an observation; pass ``history`` to reuse messages already built for this game."""
+_PER_DECISION_FIELDS = (
+    "hand", "trump_card", "trump_drawn_by", "hand_sizes", "out", "out_order", "table", "discard",
+    "eligible_attackers", "legal_actions", "known_cards",
+)
+
+
+def observation_to_pb(observation: Observation, into: pb.Observation | None = None) -> pb.Observation:
+    """The message of an observation.
+
+    With ``into``, the message of the same seat's previous decision in the same
+    game, only the history events added since are converted and appended: the
+    history only grows, and rebuilding it at every decision would make a game cost
+    quadratic time.
+    """
     obs = observation
-    message = pb.Observation(
-        seat=obs.seat, rules=rules_to_pb(obs.rules), hand=[card_to_pb(c) for c in obs.hand],
-        trump=int(obs.trump) + 1, trump_card=card_to_pb(obs.trump_card),  # type: ignore[arg-type]
-        stock_size=obs.stock_size, hand_sizes=obs.hand_sizes, out=obs.out, out_order=obs.out_order,
-        table=[
-            pb.TablePair(attack=card_to_pb(p.attack), cover=card_to_pb(p.cover) if p.cover else None)
-            for p in obs.table
-        ],
-        discard=[card_to_pb(c) for c in obs.discard], attacker=obs.attacker, defender=obs.defender,
-        eligible_attackers=obs.eligible_attackers, take_declared=obs.take_declared, bout=obs.bout,
-        attack_limit=obs.attack_limit, pickups_in_a_row=obs.pickups_in_a_row, dealer=obs.dealer,
-        to_act=obs.to_act if obs.to_act is not None else -1,
-        legal_actions=[action_to_pb(a) for a in obs.legal_actions],
-        known_cards=[pb.CardList(cards=[card_to_pb(c) for c in cards]) for cards in obs.known_cards],
-        history=history if history is not None else events_to_pb(obs.raw_history),
-    )
+    message = into if into is not None else pb.Observation()
+    for name in _PER_DECISION_FIELDS:
+        message.ClearField(name)  # type: ignore[arg-type]
+    if not message.HasField("rules"):
+        message.rules.CopyFrom(rules_to_pb(obs.rules))
+    message.seat = obs.seat
+    message.trump = int(obs.trump) + 1  # type: ignore[assignment]
+    message.trump_card.CopyFrom(card_to_pb(obs.trump_card))
     if obs.trump_drawn_by is not None:
         message.trump_drawn_by = obs.trump_drawn_by
+    message.stock_size = obs.stock_size
+    message.attacker = obs.attacker
+    message.defender = obs.defender
+    message.take_declared = obs.take_declared
+    message.bout = obs.bout
+    message.attack_limit = obs.attack_limit
+    message.pickups_in_a_row = obs.pickups_in_a_row
+    message.dealer = obs.dealer
+    message.to_act = obs.to_act if obs.to_act is not None else -1
+    message.hand.extend(card_to_pb(c) for c in obs.hand)
+    message.hand_sizes.extend(obs.hand_sizes)
+    message.out.extend(obs.out)
+    message.out_order.extend(obs.out_order)
+    message.table.extend(
+        pb.TablePair(attack=card_to_pb(p.attack), cover=card_to_pb(p.cover) if p.cover else None) for p in obs.table
+    )
+    message.discard.extend(card_to_pb(c) for c in obs.discard)
+    message.eligible_attackers.extend(obs.eligible_attackers)
+    message.legal_actions.extend(action_to_pb(a) for a in obs.legal_actions)
+    message.known_cards.extend(pb.CardList(cards=[card_to_pb(c) for c in cards]) for cards in obs.known_cards)
+    message.history.extend(events_to_pb(obs.raw_history[len(message.history):]))
     return message
 
 

@@ -19,7 +19,7 @@ from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
 from bots_sdk.bot import Bot
-from bots_sdk.convert import action_from_pb, events_to_pb, observation_to_pb, outcome_to_pb, rules_to_pb
+from bots_sdk.convert import action_from_pb, observation_to_pb, outcome_to_pb, rules_to_pb
 from bots_sdk.engine import Action, DurakError, Observation, Outcome, Reason, Rules
 from bots_sdk.faults import BotFault
 from bots_sdk.server import SDK_VERSION, SERVICE_NAME, grpc_target
@@ -63,11 +63,17 @@ class RemoteBot(Bot):
         self.name = label  # type: ignore[misc]  # replaced by the bot's own name after hello()
         self.version = ""  # type: ignore[misc]
         self.sdk = ""
-        self._channel = grpc.insecure_channel(grpc_target(address))
+        # Short reconnect backoff: the bot's socket appears a moment after its process starts, and
+        # gRPC's default first backoff (1 s) would count against the bot's start time.
+        self._channel = grpc.insecure_channel(grpc_target(address), options=[
+            ("grpc.initial_reconnect_backoff_ms", 10),
+            ("grpc.min_reconnect_backoff_ms", 10),
+            ("grpc.max_reconnect_backoff_ms", 100),
+        ])
         self._stub = pb_grpc.BotStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._game_id = ""
-        self._events: list[pb.Event] = []
+        self._request = pb.ActRequest()
         self.bank_left = limits.bank_s
         self.last_ms = 0.0
 
@@ -113,7 +119,7 @@ class RemoteBot(Bot):
 
     def start_game(self, seat: int, rules: Rules) -> None:
         self._game_id = uuid.uuid4().hex
-        self._events = []
+        self._request = pb.ActRequest(game_id=self._game_id)
         self.bank_left = self.limits.bank_s
         try:
             self._stub.StartGame(
@@ -125,14 +131,11 @@ class RemoteBot(Bot):
 
     def choose_action(self, observation: Observation) -> Action:
         """Ask the bot, under the per-move limit plus what is left of the bank."""
-        history = observation.raw_history
-        self._events.extend(events_to_pb(history[len(self._events):]))
         limit = self.limits.move_s + self.bank_left
-        request = pb.ActRequest(
-            game_id=self._game_id,
-            observation=observation_to_pb(observation, self._events),
-            clock=pb.Clock(move_ms=int(limit * 1000), bank_ms=int(self.bank_left * 1000)),
-        )
+        request = self._request
+        observation_to_pb(observation, request.observation)
+        request.clock.move_ms = int(limit * 1000)
+        request.clock.bank_ms = int(self.bank_left * 1000)
         started = time.perf_counter()
         try:
             reply: pb.ActResponse = self._stub.Act(request, timeout=limit)
@@ -153,7 +156,7 @@ class RemoteBot(Bot):
             self._stub.EndGame(
                 pb.EndGameRequest(
                     game_id=self._game_id, outcome=outcome_to_pb(outcome),
-                    observation=observation_to_pb(observation, events_to_pb(observation.raw_history)),
+                    observation=observation_to_pb(observation),
                 ),
                 timeout=self.limits.call_s,
             )

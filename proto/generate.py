@@ -45,8 +45,19 @@ def generate(out: Path) -> None:
             f"--mypy_grpc_out={out}",
             proto,
         ]
-        if protoc.main(args) != 0:
-            raise SystemExit(f"protoc failed on {proto}")
+        with tempfile.TemporaryFile() as chatter:
+            # mypy-protobuf's plugin announces every file it writes on stderr; keep that for failures.
+            saved = os.dup(2)
+            os.dup2(chatter.fileno(), 2)
+            try:
+                status = protoc.main(args)
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            if status != 0:
+                chatter.seek(0)
+                sys.stderr.write(chatter.read().decode(errors="replace"))
+                raise SystemExit(f"protoc failed on {proto}")
     for folder in (out / TARGET).rglob("*"):
         if folder.is_dir():
             (folder / "__init__.py").touch()

@@ -62,6 +62,8 @@ class Action:
 
     def __new__(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
         action = cls._interned.get((kind, card, target))
+        if action is None and kind is ActionKind.DEFEND and card is not None and target is not None:
+            action = defend_action(target.index * 64 + card.index)
         if action is None:
             raise InvalidActionError(f"no action of kind {kind!r} with card {card!r} and target {target!r}")
         return action
@@ -115,7 +117,9 @@ class Action:
         except InvalidCardError as error:
             raise InvalidActionError(f"{text!r} is not an action: {error}") from None
         if kind is ActionKind.DEFEND:
-            return DEFENDS[cards[0].index * 64 + cards[1].index]
+            if cards[0] is cards[1]:
+                raise InvalidActionError(f"{text!r} is not an action: a card cannot beat itself")
+            return defend_action(cards[0].index * 64 + cards[1].index)
         if cards:
             return (ATTACKS if kind is ActionKind.ATTACK else TRANSFERS)[cards[0].index]
         return {ActionKind.TAKE: TAKE, ActionKind.PASS: PASS, ActionKind.EXCHANGE: EXCHANGE}[kind]
@@ -127,7 +131,7 @@ class Action:
     @classmethod
     def defend(cls, target: Card, card: Card) -> Action:
         """Beat attack card ``target`` with ``card``."""
-        return DEFENDS[target.index * 64 + card.index]
+        return defend_action(target.index * 64 + card.index)
 
     @classmethod
     def transfer(cls, card: Card) -> Action:
@@ -149,13 +153,22 @@ _REAL_CARDS: Final = [card for card in CARDS if card is not None]
 ATTACKS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
 TRANSFERS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
 DEFENDS: Final[list[Action]] = [None] * (64 * 64)  # type: ignore[list-item]
-"""``DEFENDS[target.index * 64 + card.index]``; pairs of equal cards have no action."""
+"""``DEFENDS[target.index * 64 + card.index]``, made on first use (``defend_action``): building all
+2,704 at import would add a noticeable pause to every bot process start."""
 for _card in _REAL_CARDS:
     ATTACKS[_card.index] = Action._make(ActionKind.ATTACK, _card)
     TRANSFERS[_card.index] = Action._make(ActionKind.TRANSFER, _card)
-    for _target in _REAL_CARDS:
-        if _target is not _card:
-            DEFENDS[_target.index * 64 + _card.index] = Action._make(ActionKind.DEFEND, _card, _target)
+
+
+def defend_action(slot: int) -> Action:
+    """The defence at ``DEFENDS[slot]``, made and kept on first use."""
+    action = DEFENDS[slot]
+    if action is None:
+        target, card = CARDS[slot >> 6], CARDS[slot & 63]
+        if target is None or card is None or target is card:
+            raise InvalidActionError(f"no defence action at slot {slot}")
+        action = DEFENDS[slot] = Action._make(ActionKind.DEFEND, card, target)
+    return action
 TAKE: Final = Action._make(ActionKind.TAKE)
 PASS: Final = Action._make(ActionKind.PASS)
 EXCHANGE: Final = Action._make(ActionKind.EXCHANGE)

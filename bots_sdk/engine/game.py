@@ -35,7 +35,17 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from bots_sdk.engine.actions import ATTACKS, DEFENDS, EXCHANGE, PASS, TAKE, TRANSFERS, Action, ActionKind
+from bots_sdk.engine.actions import (
+    ATTACKS,
+    DEFENDS,
+    EXCHANGE,
+    PASS,
+    TAKE,
+    TRANSFERS,
+    Action,
+    ActionKind,
+    defend_action,
+)
 from bots_sdk.engine.cards import (
     BEATERS,
     CARDS,
@@ -556,7 +566,8 @@ class Game:
                     base = a << 6
                     while m:
                         low = m & -m
-                        options.append(DEFENDS[base + low.bit_length() - 1])
+                        slot = base + low.bit_length() - 1
+                        options.append(DEFENDS[slot] or defend_action(slot))
                         m ^= low
                 else:
                     for a, c in zip(self._att, cov):
@@ -565,7 +576,8 @@ class Game:
                             base = a << 6
                             while m:
                                 low = m & -m
-                                options.append(DEFENDS[base + low.bit_length() - 1])
+                                slot = base + low.bit_length() - 1
+                                options.append(DEFENDS[slot] or defend_action(slot))
                                 m ^= low
                 if self._transfer and self._nunb == len(self._att) and self._one_rank >= 0:
                     m = hand & RANK_MASK_OF_INDEX[self._one_rank]

@@ -1,0 +1,127 @@
+"""gRPC latency of the bot contract over a unix socket.
+
+    .venv/bin/python tests/bench/grpc_latency.py [--decisions N] [--games G] [--json]
+
+- ``median_ms`` / ``p99_ms``: one decision, referee to bot and back, with a full
+  observation (history included), the bot (``random``) in its own process.
+- ``games_per_s_grpc`` against ``games_per_s_inprocess``: whole two-player games of
+  ``random`` vs ``random``, both bots served as processes, against the same games
+  in-process; ``overhead_ms_per_decision`` is the difference per decision.
+- ``start_ms``: process start to SERVING, per reference bot (median of 5 starts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from bots_sdk.botdir import load_spec
+from bots_sdk.bots import REFERENCE_BOTS, make_bot
+from bots_sdk.cli.progress import Progress
+from bots_sdk.engine import Game, Observation, Rules
+from bots_sdk.local import play_game
+from bots_sdk.process import BotProcess
+
+
+def observations(count: int) -> list[Observation]:
+    """Real decisions of random games, spread over whole games (so histories of every length)."""
+    rng = random.Random(7)
+    found: list[Observation] = []
+    seed = 0
+    while len(found) < count:
+        game = Game.new(Rules.preset("classic", players=2), seed)
+        seed += 1
+        while not game.is_over():
+            seat = game.to_act
+            assert seat is not None
+            found.append(game.observation(seat))
+            game.push(rng.choice(game.legal_actions()))
+    return found[:count]
+
+
+def decision_latency(count: int) -> tuple[float, float]:
+    samples = observations(count)
+    with BotProcess(load_spec("random")) as process:
+        process.wait_serving()
+        bot = process.bot
+        bot.hello()
+        times = []
+        with Progress(count, "decisions") as bar:
+            for observation in samples:
+                if observation.bout == 1 and not observation.raw_history:
+                    bot.start_game(observation.seat, observation.rules)
+                started = time.perf_counter()
+                bot.choose_action(observation)
+                times.append((time.perf_counter() - started) * 1000)
+                bar.advance()
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+def game_speed(games: int) -> tuple[float, float, float]:
+    rules = Rules.preset("classic", players=2)
+    started = time.perf_counter()
+    decisions = 0
+    for g in range(games):
+        decisions += len(play_game(rules, [make_bot("random", 1), make_bot("random", 2)], seed=g).ms)
+    local = games / (time.perf_counter() - started)
+    local_decisions = decisions
+    with BotProcess(load_spec("random")) as one, BotProcess(load_spec("random")) as two:
+        for process in (one, two):
+            process.wait_serving()
+            process.bot.hello()
+        started = time.perf_counter()
+        decisions = 0
+        with Progress(games, "games over gRPC") as bar:
+            for g in range(games):
+                decisions += len(play_game(rules, [one.bot, two.bot], seed=g).ms)
+                bar.advance()
+        remote_seconds = time.perf_counter() - started
+    remote = games / remote_seconds
+    overhead = (remote_seconds / decisions - (games / local) / local_decisions) * 1000
+    return remote, local, overhead
+
+
+def start_times(names: list[str], repeats: int = 5) -> dict[str, float]:
+    out = {}
+    for name in names:
+        waits = []
+        for _ in range(repeats):
+            with BotProcess(load_spec(name)) as process:
+                waits.append(process.wait_serving() * 1000)
+        out[name] = statistics.median(waits)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    median, p99 = decision_latency(args.decisions)
+    remote, local, overhead = game_speed(args.games)
+    starts = start_times(sorted(REFERENCE_BOTS))
+    print(f"{'figure':<34} {'value':>12}")
+    print(f"{'decision median (ms)':<34} {median:>12.3f}")
+    print(f"{'decision p99 (ms)':<34} {p99:>12.3f}")
+    print(f"{'games/s over gRPC (random x2)':<34} {remote:>12.1f}")
+    print(f"{'games/s in-process':<34} {local:>12.1f}")
+    print(f"{'overhead per decision (ms)':<34} {overhead:>12.3f}")
+    for name, ms in starts.items():
+        print(f"{'start to SERVING, ' + name + ' (ms)':<34} {ms:>12.0f}")
+    if args.json:
+        print(json.dumps({
+            "median_ms": round(median, 3), "p99_ms": round(p99, 3), "games_per_s_grpc": round(remote, 1),
+            "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),
+            "start_ms": {name: round(ms) for name, ms in starts.items()},
+        }))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
