@@ -9,6 +9,7 @@ records a crash with the reason and the author sees the traceback on stderr.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -99,9 +100,9 @@ class BotServicer(pb_grpc.BotServicer):
             except ProtocolError as error:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
             action = self._call(context, self._bot.choose_action, observation)
-            if not isinstance(action, Action):
+            if not isinstance(action, Action):  # the contract broken, not a crash: PROTOCOL for the referee
                 context.abort(
-                    grpc.StatusCode.INTERNAL,
+                    grpc.StatusCode.FAILED_PRECONDITION,
                     f"choose_action returned {action!r}, not an Action (use Action.parse('attack 6S'))",
                 )
             return pb.ActResponse(action=action_to_pb(action))
@@ -115,7 +116,7 @@ class BotServicer(pb_grpc.BotServicer):
                 observation = observation_from_pb(request.observation, game.rules if game else None, history)
             except ProtocolError as error:
                 context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-            self._call(context, self._bot.end_game, outcome, observation)
+            self._call(context, self._bot.end_game, outcome, dataclasses.replace(observation, outcome=outcome))
             return pb.EndGameResponse()
 
     @staticmethod

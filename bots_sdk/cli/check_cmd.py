@@ -34,19 +34,21 @@ class CheckGame:
     seed: str
 
 
+_GROUPS = [  # preset, opponents, games
+    ("classic", ("random",), 4),
+    ("classic", ("gentle",), 4),
+    ("classic", ("gentle", "random"), 2),
+    ("transfer", ("random", "gentle"), 2),
+    ("kawu", ("gentle",), 2),
+    ("table", ("random", "random", "gentle", "random"), 2),
+    ("house", ("random", "gentle"), 2),
+    ("pagat", ("random", "gentle", "random"), 2),
+]
 CHECK_GAMES = tuple(
-    CheckGame(preset, opponents, f"check-{preset}-{i}")
-    for preset, opponents, count in [
-        ("classic", ("random",), 4),
-        ("classic", ("gentle",), 4),
-        ("classic", ("gentle", "random"), 2),
-        ("transfer", ("random", "gentle"), 2),
-        ("kawu", ("gentle",), 2),
-        ("table", ("random", "random", "gentle", "random"), 2),
-        ("house", ("random", "gentle"), 2),
-        ("pagat", ("random", "gentle", "random"), 2),
-    ]
-    for i in range(count)
+    CheckGame(preset, opponents, f"check-{index}")
+    for index, (preset, opponents) in enumerate(
+        (preset, opponents) for preset, opponents, count in _GROUPS for _ in range(count)
+    )
 )
 """The fixed deals of a check: every preset, 2 to 5 players, the bot in a different seat each time."""
 
