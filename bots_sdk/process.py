@@ -22,7 +22,7 @@ from bots_sdk.server import ADDRESS_VARIABLE
 def command_of(spec: BotSpec) -> tuple[list[str], Path | None]:
     """The argv and working folder that serve ``spec``."""
     if spec.language == "reference":
-        return [sys.executable, "-m", "bots_sdk.cli.main", "serve", spec.name], None
+        return [sys.executable, "-m", "bots_sdk.bots", spec.name], None
     if spec.language == "python":
         return [sys.executable, spec.entry[0]], spec.folder
     return list(spec.entry), spec.folder
