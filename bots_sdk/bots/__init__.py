@@ -11,10 +11,12 @@ from collections.abc import Callable
 from bots_sdk.bot import Bot
 from bots_sdk.bots.gentle import GentleBot
 from bots_sdk.bots.random_bot import RandomBot
+from bots_sdk.bots.strong import StrongBot
 
 REFERENCE_BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "gentle": GentleBot,
+    "strong": StrongBot,
 }
 
 
@@ -26,4 +28,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["REFERENCE_BOTS", "GentleBot", "RandomBot", "make_bot"]
+__all__ = ["REFERENCE_BOTS", "GentleBot", "RandomBot", "StrongBot", "make_bot"]

@@ -59,7 +59,7 @@ from bots_sdk.bots.gentle import (
     GentleBot,
 )
 from bots_sdk.engine import Action, Game, Observation, determinize
-from bots_sdk.engine.actions import DEFENDS, TAKE
+from bots_sdk.engine.actions import TAKE, defend_action
 from bots_sdk.engine.cards import BEATERS, DECK_RANKS, RANK_MASK_OF_INDEX, suit_mask
 
 _K_ATTACK = 1
@@ -225,7 +225,7 @@ def _defend(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
         free ^= low
         defend_cost += _value(cover, ctx, fullness)
         if first is None:
-            first = DEFENDS[(a << 6) + cover]
+            first = defend_action((a << 6) + cover)
     if ctx.transfer:
         best_transfer: Action | None = None
         best_value = math.inf
@@ -443,7 +443,7 @@ class _AlphaBeta:
         if game._outcome is not None:
             return _score(game, self.seat)
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 15 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.nodes & 3 and time.perf_counter() > self.deadline:
             raise _DeadlineError
         if depth <= 0:
             self.exact = False
