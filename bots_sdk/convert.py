@@ -9,6 +9,7 @@ the author can see what to fix.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk.engine import (
@@ -59,12 +60,30 @@ def cards_from_pb(messages: Iterable[pb.Card], field: str) -> tuple[Card, ...]:
     return tuple(card_from_pb(m, f"{field}[{i}]") for i, m in enumerate(messages))
 
 
-def action_to_pb(action: Action) -> pb.Action:
-    message = pb.Action(kind=_KINDS[action.kind], text=str(action))  # type: ignore[arg-type]
+_CARD_FIELDS: dict[int, tuple[Any, Any]] = {
+    card.index: (int(card.rank), int(card.suit) + 1) for card in CARDS if card is not None
+}
+"""Per card index, the message's (rank, suit) numbers."""
+
+
+def _add_cards(field: Any, cards: Iterable[Card]) -> None:
+    for card in cards:
+        rank, suit = _CARD_FIELDS[card.index]
+        field.add(rank=rank, suit=suit)
+
+
+def _fill_action(message: pb.Action, action: Action) -> None:
+    message.kind = action._k  # type: ignore[assignment]
+    message.text = action._text
     if action.card is not None:
-        message.card.CopyFrom(card_to_pb(action.card))
+        message.card.rank, message.card.suit = _CARD_FIELDS[action._a]
     if action.target is not None:
-        message.target.CopyFrom(card_to_pb(action.target))
+        message.target.rank, message.target.suit = _CARD_FIELDS[action._b]
+
+
+def action_to_pb(action: Action) -> pb.Action:
+    message = pb.Action()
+    _fill_action(message, action)
     return message
 
 
@@ -221,17 +240,22 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
     message.pickups_in_a_row = obs.pickups_in_a_row
     message.dealer = obs.dealer
     message.to_act = obs.to_act if obs.to_act is not None else -1
-    message.hand.extend(card_to_pb(c) for c in obs.hand)
+    # add(...) builds each element in place; extend() of built messages would copy every one.
+    _add_cards(message.hand, obs.hand)
     message.hand_sizes.extend(obs.hand_sizes)
     message.out.extend(obs.out)
     message.out_order.extend(obs.out_order)
-    message.table.extend(
-        pb.TablePair(attack=card_to_pb(p.attack), cover=card_to_pb(p.cover) if p.cover else None) for p in obs.table
-    )
-    message.discard.extend(card_to_pb(c) for c in obs.discard)
+    for pair in obs.table:
+        slot = message.table.add()
+        slot.attack.rank, slot.attack.suit = _CARD_FIELDS[pair.attack.index]
+        if pair.cover is not None:
+            slot.cover.rank, slot.cover.suit = _CARD_FIELDS[pair.cover.index]
+    _add_cards(message.discard, obs.discard)
     message.eligible_attackers.extend(obs.eligible_attackers)
-    message.legal_actions.extend(action_to_pb(a) for a in obs.legal_actions)
-    message.known_cards.extend(pb.CardList(cards=[card_to_pb(c) for c in cards]) for cards in obs.known_cards)
+    for action in obs.legal_actions:
+        _fill_action(message.legal_actions.add(), action)
+    for cards in obs.known_cards:
+        _add_cards(message.known_cards.add().cards, cards)
     message.history.extend(events_to_pb(obs.raw_history[len(message.history):]))
     return message
 

@@ -8,6 +8,9 @@
   ``random`` vs ``random``, both bots served as processes, against the same games
   in-process; ``overhead_ms_per_decision`` is the difference per decision.
 - ``start_ms``: process start to SERVING, per reference bot (median of 5 starts).
+- ``floor_ms``: the median of the smallest call there is (a health check) to the same
+  process, in the same run: what gRPC Python itself costs on this machine, the yardstick
+  for the decision figures on a noisy shared machine.
 """
 
 from __future__ import annotations
@@ -43,12 +46,17 @@ def observations(count: int) -> list[Observation]:
     return found[:count]
 
 
-def decision_latency(count: int) -> tuple[float, float]:
+def decision_latency(count: int) -> tuple[float, float, float]:
     samples = observations(count)
     with BotProcess(load_spec("random")) as process:
         process.wait_serving()
         bot = process.bot
         bot.hello()
+        floor = []
+        for _ in range(count):
+            started = time.perf_counter()
+            bot.wait_serving()
+            floor.append((time.perf_counter() - started) * 1000)
         times = []
         with Progress(count, "decisions") as bar:
             for observation in samples:
@@ -59,7 +67,7 @@ def decision_latency(count: int) -> tuple[float, float]:
                 times.append((time.perf_counter() - started) * 1000)
                 bar.advance()
     times.sort()
-    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))], statistics.median(floor)
 
 
 def game_speed(games: int) -> tuple[float, float, float]:
@@ -103,12 +111,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    median, p99 = decision_latency(args.decisions)
+    median, p99, floor = decision_latency(args.decisions)
     remote, local, overhead = game_speed(args.games)
     starts = start_times(sorted(REFERENCE_BOTS))
     print(f"{'figure':<34} {'value':>12}")
     print(f"{'decision median (ms)':<34} {median:>12.3f}")
     print(f"{'decision p99 (ms)':<34} {p99:>12.3f}")
+    print(f"{'gRPC floor: health check (ms)':<34} {floor:>12.3f}")
     print(f"{'games/s over gRPC (random x2)':<34} {remote:>12.1f}")
     print(f"{'games/s in-process':<34} {local:>12.1f}")
     print(f"{'overhead per decision (ms)':<34} {overhead:>12.3f}")
@@ -116,7 +125,8 @@ def main() -> None:
         print(f"{'start to SERVING, ' + name + ' (ms)':<34} {ms:>12.0f}")
     if args.json:
         print(json.dumps({
-            "median_ms": round(median, 3), "p99_ms": round(p99, 3), "games_per_s_grpc": round(remote, 1),
+            "median_ms": round(median, 3), "p99_ms": round(p99, 3), "floor_ms": round(floor, 3),
+            "games_per_s_grpc": round(remote, 1),
             "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),
             "start_ms": {name: round(ms) for name, ms in starts.items()},
         }))
