@@ -7,6 +7,7 @@ workers start bots through their sandbox instead (worker/sandbox/).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -37,6 +38,10 @@ class BotProcess:
         self.address = os.path.join(self._dir.name, "bot.sock")
         self.log_path = Path(self._dir.name) / "bot.log"
         argv, cwd = command_of(spec)
+        if sys.platform == "linux" and shutil.which("setpriv"):
+            # Die with the process that started it: a killed referee must not leave bots behind.
+            # (The signal follows the starting thread, so start bots from a thread that outlives them.)
+            argv = ["setpriv", "--pdeathsig", "KILL", "--", *argv]
         env = {**os.environ, ADDRESS_VARIABLE: self.address, "PYTHONUNBUFFERED": "1"}
         self._log = open(self.log_path, "wb")  # noqa: SIM115  (closed in stop)
         self.started = time.perf_counter()

@@ -1,0 +1,127 @@
+"""The bwrap backend for real: a reference bot and a bot folder serve, play a game, and leave nothing on kill."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bots_sdk.botdir import load_spec
+from bots_sdk.bots import RandomBot
+from bots_sdk.engine import Rules
+from bots_sdk.local import play_game
+from bots_sdk.remote import Limits, RemoteBot
+from tests.worker.sandbox.conftest import write_bot
+from worker.sandbox import procs
+from worker.sandbox.bwrap import BwrapSandbox
+from worker.sandbox.handle import LaunchedBot
+
+
+def assert_gone(handle: LaunchedBot, before: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    """Nothing of the slot uid is left, not even a zombie, except zombies that were there before the start.
+
+    (When a bot exits by itself, bwrap's outer process exits without reaping pid 1, which the host init then
+    reaps within 1-2 s; the kill sequence kills pid 1 first, so after a kill there is no zombie.)"""
+    assert set(procs.pids_of_uid(handle.uid)) <= set(before), "a process (even a zombie) of the slot uid is left"
+    assert handle.leftovers == [], "the sweep had to kill something: a sandbox bug"
+    assert not Path(handle.address).parent.parent.exists(), "the seat dir was not removed"
+    if handle.cgroup is not None:
+        assert all(not d.exists() for d in handle.cgroup.dirs.values()), "the cgroups were not removed"
+
+
+def test_reference_bot_serves_plays_and_leaves_nothing(bwrap: BwrapSandbox) -> None:
+    starts, kills = [], []
+    for _ in range(3):
+        before = {pid for uid in range(bwrap.pool.uid(0), bwrap.pool.uid(3)) for pid in procs.pids_of_uid(uid)}
+        handle = bwrap.start(load_spec("random"))
+        assert handle.pid1 is not None and handle.pid1 != handle.popen.pid
+        remote = RemoteBot(handle.address, Limits(start_s=10))
+        remote.wait_serving()
+        starts.append(time.perf_counter() - handle.started)
+        handle.check_socket()
+        assert remote.hello().name == "random"
+        game = play_game(Rules.preset("classic"), [remote, RandomBot(1)], seed=7)
+        assert game.game.is_over() and game.game.outcome is not None
+        assert game.game.outcome.reason.value == "normal"
+        assert set(procs.live_pids_of_uid(handle.uid)) <= (handle.cgroup.procs() if handle.cgroup else set())
+        remote.close()
+        kills.append(handle.kill())
+        assert_gone(handle, before)
+    print(f"\nstart-to-SERVING ms: {[round(s * 1000) for s in starts]}; kill ms: {[round(k * 1000, 1) for k in kills]}")
+    assert min(starts) < 5.0
+    assert max(kills) < 1.0
+
+
+def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: Path) -> None:
+    spec = write_bot(tmp_path / "folder", "folder", body="import helper\nprint('HELPER', helper.VALUE)")
+    (tmp_path / "folder" / "helper.py").write_text("VALUE = 42\n")
+    served = bwrap.launch(spec, Limits())
+    try:
+        served.bot.wait_serving()
+        assert served.bot.hello().name == "random"
+        assert "HELPER 42" in served.log_tail()
+    finally:
+        served.kill()
+    assert isinstance(served.handle, LaunchedBot)
+    assert_gone(served.handle)
+
+
+def test_kill_of_a_crashed_bot_is_clean(bwrap: BwrapSandbox, tmp_path: Path) -> None:
+    spec = write_bot(tmp_path / "crash", "crash", prelude="print('bye'); sys.exit(3)")
+    handle = bwrap.start(spec)
+    deadline = time.monotonic() + 10
+    while handle.alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not handle.alive()
+    handle.kill()
+    assert handle.exit_code == 3
+    assert "bye" in handle.log_tail()
+    assert procs.live_pids_of_uid(handle.uid) == []
+
+
+def test_env_and_identity(bwrap: BwrapSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DURAK_TEST_CANARY", "canary-7f3a")
+    spec = write_bot(tmp_path / "ident", "ident", prelude="""
+        status = open('/proc/self/status').read()
+        fields = dict(line.split(':', 1) for line in status.splitlines())
+        try:
+            environ1 = open('/proc/1/environ', 'rb').read().decode()
+        except OSError as error:
+            environ1 = str(error)
+        print('IDENT ' + json.dumps({
+            'uid': os.getuid(), 'caps': fields['CapEff'].strip(), 'bnd': fields['CapBnd'].strip(),
+            'nnp': fields['NoNewPrivs'].strip(), 'env': dict(os.environ), 'environ1': environ1,
+            'pids': sorted(int(p) for p in os.listdir('/proc') if p.isdigit()),
+        }), flush=True)
+    """)
+    handle = bwrap.start(spec)
+    try:
+        ident = wait_json(handle, "IDENT")
+    finally:
+        handle.kill()
+    assert ident["uid"] == handle.uid and ident["uid"] != 0
+    assert int(ident["caps"], 16) == 0 and int(ident["bnd"], 16) == 0 and ident["nnp"] == "1"
+    assert "canary-7f3a" not in repr(ident["env"]) and "canary-7f3a" not in ident["environ1"]
+    assert ident["env"]["DURAK_BOT_ADDRESS"] == "/run/bot/bot.sock"
+    assert len(ident["pids"]) <= 3
+
+
+def wait_json(handle: LaunchedBot, marker: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The JSON object a probe bot printed after ``marker`` in its log."""
+    import json
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for line in handle.log_tail(200).splitlines():
+            if line.startswith(marker + " "):
+                value: dict[str, Any] = json.loads(line[len(marker) + 1:])
+                return value
+        time.sleep(0.01)
+    raise AssertionError(f"no {marker} line; log:\n{handle.log_tail(50)}")
+
+
+def test_state_dir_is_not_listable(bwrap: BwrapSandbox) -> None:
+    assert oct(os.stat(bwrap.state_dir).st_mode & 0o777) == oct(0o711)

@@ -1,0 +1,122 @@
+"""The referee task on a real Celery worker process against the real Redis (database 15)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from bots_sdk.engine import GameRecord
+from bots_sdk.engine.replay import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKER = "redis://127.0.0.1:6379/15"
+
+
+@pytest.fixture
+def celery_env() -> Iterator[dict[str, str]]:
+    client = redis.Redis.from_url(BROKER)
+    try:
+        client.ping()
+    except redis.ConnectionError:
+        pytest.fail("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
+    client.flushdb()
+    env = {**os.environ, "CELERY_BROKER_URL": BROKER, "CELERY_RESULT_BACKEND": BROKER, "PYTHONPATH": str(ROOT)}
+    yield env
+    client.flushdb()
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee", "--concurrency", "1",
+         "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_a_worker_plays_a_match_spec_and_returns_replayable_records(
+    celery_env: dict[str, str], tmp_path: Path
+) -> None:
+    os.environ.update({k: celery_env[k] for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")})
+    from worker.celery import app
+    from worker.referee.match import MatchSpec
+
+    app.conf.update(broker_url=BROKER, result_backend=BROKER)
+    worker = start_worker(celery_env, tmp_path / "worker.log")
+    try:
+        spec = MatchSpec(("random", "gentle"), deals=2, seed="celery")
+        outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"])
+        result = outcome.get(timeout=120)
+    finally:
+        stop(worker)
+    games = result["games"]
+    assert [(g["deal"], g["seats"]) for g in games] == [(0, [0, 1]), (0, [1, 0]), (1, [0, 1]), (1, [1, 0])]
+    for game in games:
+        record = GameRecord.from_dict(game["record"])
+        assert replay(record).status == "ok"
+        assert game["offender"] is None
+    assert worker.returncode is not None
+
+
+def bot_processes() -> set[int]:
+    """Pids of processes serving bots (the reference bots run as ``python -m bots_sdk.bots``)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"bots_sdk.bots" in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_match_survives_its_worker_being_killed(celery_env: dict[str, str], tmp_path: Path) -> None:
+    """SIGKILL the worker mid-match: the broker delivers the match again and it finishes, with one result."""
+    env = {**celery_env, "DURAK_VISIBILITY_TIMEOUT_S": "4", "DURAK_MATCH_TIME_LIMIT_S": "3",
+           "DURAK_RESTORE_INTERVAL_S": "1"}
+    os.environ.update({k: env[k] for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")})
+    from worker.celery import app
+    from worker.referee.match import MatchSpec
+
+    app.conf.update(broker_url=BROKER, result_backend=BROKER)
+    before = bot_processes()
+    first = start_worker(env, tmp_path / "first.log")
+    spec = MatchSpec(("gentle", "random"), deals=3, seed="killed")
+    outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"])
+    deadline = time.monotonic() + 30
+    while not (bot_processes() - before) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the match has started once its bots run
+    assert bot_processes() - before, (tmp_path / "first.log").read_text()
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    time.sleep(0.5)
+    assert not (bot_processes() - before), "the killed worker's bots outlived it"
+    second = start_worker(env, tmp_path / "second.log")
+    try:
+        result = outcome.get(timeout=90)
+    finally:
+        stop(second)
+    assert len(result["games"]) == 6
+    assert all(replay(GameRecord.from_dict(g["record"])).status == "ok" for g in result["games"])
+    # Played to the end exactly once: by the second worker, after the broker gave it back.
+    finished = f"Task worker.tasks.play_match_spec[{outcome.id}] succeeded"
+    assert (tmp_path / "second.log").read_text().count(finished) == 1
+    assert "succeeded" not in (tmp_path / "first.log").read_text()

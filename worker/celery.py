@@ -1,0 +1,53 @@
+"""The Celery app of the referee workers: Redis broker, JSON, late acks, one match at a time.
+
+Settings come from the environment here (``CELERY_BROKER_URL``,
+``CELERY_RESULT_BACKEND``); the arena's Django settings override them when
+``DJANGO_SETTINGS_MODULE`` is set (the only place this package touches Django).
+Why each setting:
+
+- ``task_acks_late`` with ``task_reject_on_worker_lost``: a worker killed mid-match
+  does not lose the match; the broker delivers it again (the task must be
+  idempotent, which the arena's claim-by-conditional-update guarantees).
+- ``worker_prefetch_multiplier = 1``: a match is long; a worker must not hoard them.
+- ``task_time_limit`` below the broker's ``visibility_timeout``: a running match is
+  never handed to a second worker while the first still plays it.
+- JSON only: nothing a bot's author influences is ever unpickled.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+MATCH_TIME_LIMIT_S = int(os.environ.get("DURAK_MATCH_TIME_LIMIT_S", 30 * 60))
+VISIBILITY_TIMEOUT_S = int(os.environ.get("DURAK_VISIBILITY_TIMEOUT_S", 2 * MATCH_TIME_LIMIT_S))
+RESTORE_INTERVAL_S = int(os.environ.get("DURAK_RESTORE_INTERVAL_S", 60))
+
+app = Celery("worker")
+app.conf.update(
+    broker_url=os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
+    result_backend=os.environ.get("CELERY_RESULT_BACKEND") or None,
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    worker_cancel_long_running_tasks_on_connection_loss=True,
+    task_time_limit=MATCH_TIME_LIMIT_S,
+    task_soft_time_limit=max(1, MATCH_TIME_LIMIT_S - 60),
+    broker_transport_options={
+        "visibility_timeout": VISIBILITY_TIMEOUT_S,
+        # Unacked matches of a dead worker are swept back every interval x throttle seconds
+        # (kombu's default: 10 x 10 s); lower it to recover faster.
+        "unacked_restore_interval": RESTORE_INTERVAL_S,
+        "unacked_restore_throttle": 1,
+    },
+    broker_connection_retry_on_startup=True,
+    task_routes={"worker.tasks.play_match_spec": {"queue": "referee"}},
+    task_default_queue="default",
+)
+if os.environ.get("DJANGO_SETTINGS_MODULE"):
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(["worker"], related_name="tasks", force=True)

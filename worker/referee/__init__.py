@@ -1,0 +1,1 @@
+"""The referee: plays match specs through the engine and the bots, without Django."""

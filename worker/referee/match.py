@@ -1,0 +1,179 @@
+"""Playing a match spec: every bot started once, every deal in every seat rotation, every game recorded.
+
+A match is a list of deals; with ``duplicate`` each deal (one shuffled deck) is
+played in every cyclic rotation of the bots over the seats, so luck of the cards
+cancels out. Each decision goes out with a deadline (per-move limit plus a
+per-game bank, ``bots_sdk.remote.Limits``). A fault ends that game with the
+offender as the durak (the record says why); a bot that timed out or crashed is
+killed and started afresh before its next game, so it cannot compute on anyone
+else's time. No Django here: a spec in, results and records out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bots_sdk.botdir import BotSpec, load_spec
+from bots_sdk.engine import PRESETS, Game, GameRecord, Reason, Rules, SeatInfo
+from bots_sdk.faults import BotFault
+from bots_sdk.local import PlayedGame, play_game
+from bots_sdk.remote import Limits
+from worker.referee.launch import LaunchedBot, Launcher
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchSpec:
+    """What to play; JSON-friendly so a Celery task can carry it."""
+
+    bots: tuple[str, ...]
+    """Bot folders or reference bot names, one per seat (2 to 6)."""
+    preset: str = "classic"
+    deals: int = 1
+    """Shuffled decks to play."""
+    seed: str = "0"
+    """Deal ``d`` is shuffled from ``f"{seed}-{d}"``."""
+    duplicate: bool = True
+    """Play each deal in every cyclic seat rotation (2 players: both seatings)."""
+    move_s: float = 1.0
+    bank_s: float = 10.0
+    start_s: float = 10.0
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.bots) <= 6:
+            raise ValueError(f"bots: {len(self.bots)} bots; a table seats 2 to 6")
+        if self.preset not in PRESETS:
+            raise ValueError(f"preset: {self.preset!r} is not one of {', '.join(PRESETS)}")
+        if self.deals < 1:
+            raise ValueError(f"deals: {self.deals} is not a positive number")
+        for name, least in (("move_s", 0.001), ("start_s", 0.001), ("bank_s", 0.0)):
+            if not getattr(self, name) >= least:
+                raise ValueError(f"{name}: {getattr(self, name)!r} is not a number of seconds of at least {least}")
+        Rules.preset(self.preset, players=len(self.bots))
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(start_s=self.start_s, move_s=self.move_s, bank_s=self.bank_s)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "bots": list(self.bots)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchSpec:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"{unknown[0]}: unknown match spec field")
+        return cls(**{**data, "bots": tuple(data.get("bots", ()))})
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """One game: who sat where, how it ended, and its record."""
+
+    deal: int
+    rotation: int
+    seats: tuple[int, ...]
+    """``seats[s]`` is the index (in the spec) of the bot in seat ``s``."""
+    durak: int | None
+    draw: bool
+    reason: str
+    offender: int | None
+    detail: str
+    record: dict[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        """The line of DESIGN.md's ``python -m worker.referee --json``."""
+        return {"durak": self.durak, "draw": self.draw, "reason": self.reason, "offender": self.offender,
+                "detail": self.detail}
+
+
+@dataclasses.dataclass
+class _Seat:
+    """One bot of the match: its spec and its running instance (started lazily, restarted after faults)."""
+
+    spec: BotSpec
+    launched: LaunchedBot | None = None
+    start_fault: BotFault | None = None
+
+
+def play_spec(
+    spec: MatchSpec, launcher: Launcher, on_game: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
+    """Play the whole match; every bot process is stopped when this returns (or raises)."""
+    specs = [load_spec(argument) for argument in spec.bots]
+    n = len(specs)
+    rules = Rules.preset(spec.preset, players=n)
+    seats = [_Seat(s) for s in specs]
+    results: list[GameResult] = []
+    try:
+        for deal in range(spec.deals):
+            for rotation in range(n if spec.duplicate else 1):
+                order = tuple((s + rotation) % n for s in range(n))  # seat s holds bot order[s]
+                result = _play_one(spec, rules, launcher, seats, deal, rotation, order)
+                results.append(result)
+                if on_game is not None:
+                    on_game(result)
+    finally:
+        for seat in seats:
+            if seat.launched is not None:
+                seat.launched.kill()
+    return results
+
+
+def _ready(seat: _Seat, launcher: Launcher, limits: Limits) -> BotFault | None:
+    """Start the bot if it is not running; the fault if it cannot be."""
+    if seat.launched is not None:
+        return None
+    try:
+        seat.launched = launcher(seat.spec, limits)
+        seat.launched.bot.wait_serving()
+        seat.launched.bot.hello()
+    except BotFault as fault:
+        if seat.launched is not None:
+            seat.launched.kill()
+            seat.launched = None
+        return fault
+    except OSError as error:
+        return BotFault(Reason.CRASH, f"could not start: {error}")
+    return None
+
+
+def _play_one(
+    spec: MatchSpec, rules: Rules, launcher: Launcher, seats: Sequence[_Seat], deal: int, rotation: int,
+    order: tuple[int, ...],
+) -> GameResult:
+    seed = f"{spec.seed}-{deal}"
+    for position, index in enumerate(order):
+        fault = _ready(seats[index], launcher, spec.limits)
+        if fault is not None:
+            game = Game.new(rules, seed)
+            game.forfeit(position, fault.reason, f"{seats[index].spec.name}: {fault.detail}")
+            played = PlayedGame(game, [], ())
+            return _result(deal, rotation, order, played, seats)
+    bots = [seats[index].launched.bot for index in order]  # type: ignore[union-attr]
+    played = play_game(rules, bots, seed=seed)
+    outcome = played.game.outcome
+    assert outcome is not None
+    if outcome.offender is not None and outcome.reason in (Reason.TIMEOUT, Reason.CRASH, Reason.PROTOCOL):
+        # It may still be computing, or be half dead: never let it run into the next game.
+        offender = seats[order[outcome.offender]]
+        assert offender.launched is not None
+        offender.launched.kill()
+        offender.launched = None
+    return _result(deal, rotation, order, played, seats)
+
+
+def _result(
+    deal: int, rotation: int, order: tuple[int, ...], played: PlayedGame, seats: Sequence[_Seat]
+) -> GameResult:
+    outcome = played.game.outcome
+    assert outcome is not None
+    infos = tuple(SeatInfo(seats[i].spec.name, seats[i].spec.version) for i in order)
+    record = GameRecord.from_game(played.game, infos, played.ms if played.ms else None)
+    return GameResult(
+        deal, rotation, order, outcome.durak, outcome.draw, outcome.reason.value, outcome.offender,
+        outcome.detail, record.to_dict(),
+    )
+

@@ -1,0 +1,185 @@
+"""The one sandbox interface the referee talks to, whatever isolates the bot underneath.
+
+A backend turns a ``BotSpec`` into a running, served bot (``start``) and hands
+back a ``SandboxedBot``: the socket address to connect to, and the controls the
+referee needs around a match (freeze between turns, kill with a leftover sweep,
+the bot's log). Backends differ in how strongly they isolate; ``capabilities``
+says what a backend enforces on this machine so tests and the worker can tell
+"skipped" from "passed", and ``self_test`` lets the worker refuse to run matches
+on a machine where the chosen backend cannot sandbox (research note 4.2: never
+fall back silently).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import os
+import stat
+import time
+
+from bots_sdk.botdir import BotSpec
+from bots_sdk.engine import Reason
+from bots_sdk.faults import BotFault
+from bots_sdk.remote import Limits, RemoteBot
+
+
+class SandboxError(RuntimeError):
+    """A sandbox that could not be started, or that misbehaved (a bug of ours, not the bot's fault)."""
+
+
+class SandboxUnavailable(SandboxError):
+    """The backend cannot isolate bots on this machine (raised by ``self_test``)."""
+
+
+class SocketSwapped(SandboxError):
+    """The bot's socket path is not a plain socket (pitfall 6: a symlink to a host socket, a file...)."""
+
+
+MIB = 1024 * 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class SandboxLimits:
+    """Per-bot resource limits; defaults are the research note's (section 4.2), configurable per tournament."""
+
+    memory_mb: int = 512
+    """The real memory limit: the cgroup of the whole sandbox (the bot and every child)."""
+    pids: int = 64
+    """Tasks (processes and threads): pids cgroup and RLIMIT_NPROC of the slot uid."""
+    cpu_s: int = 300
+    """RLIMIT_CPU backstop per process: the match's CPU budget plus slack."""
+    fsize_mb: int = 16
+    """RLIMIT_FSIZE: the largest file the bot can write, its log included."""
+    nofile: int = 256
+    tmp_mb: int = 64
+    """Size of the private /tmp tmpfs."""
+    as_mb: int = 1024
+    """RLIMIT_AS backstop (pitfall 7: only meaningful with MALLOC_ARENA_MAX=2; the cgroup is the real limit)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Capabilities:
+    """What a backend enforces on this machine."""
+
+    backend: str
+    isolated: bool
+    """Namespaces: no network, private filesystem view, private pids."""
+    uid_per_slot: bool
+    memory_cgroup: bool
+    pids_cgroup: bool
+    freezer: bool
+    """True when freeze() uses a cgroup freezer; False when it falls back to SIGSTOP."""
+    seccomp: bool
+    cgroup_version: int | None = None
+
+
+def check_socket_path(path: str) -> None:
+    """Raise ``SocketSwapped`` unless ``path`` is a unix socket itself (``lstat``: a symlink does not count)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        raise SocketSwapped(f"{path}: no socket") from None
+    if not stat.S_ISSOCK(info.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(info.st_mode) else f"mode {stat.filemode(info.st_mode)}"
+        raise SocketSwapped(f"{path}: not a socket but {kind}: refusing to connect")
+
+
+class SandboxedBot(abc.ABC):
+    """A bot running in a sandbox; the referee connects to ``address`` and must call ``kill`` at the end."""
+
+    address: str
+    """The unix socket path on the host that the referee connects to."""
+    pid1: int | None
+    """Host pid of the sandbox's pid 1 (bwrap's reaper), or of the bot process where there is no pid namespace."""
+    slot: int
+
+    @abc.abstractmethod
+    def kill(self) -> float:
+        """End everything the bot started and clean up; returns the seconds it took. Idempotent."""
+
+    @abc.abstractmethod
+    def freeze(self) -> None:
+        """Stop the bot using CPU (between turns, or after a timed-out move)."""
+
+    @abc.abstractmethod
+    def thaw(self) -> None:
+        """Undo ``freeze``."""
+
+    @abc.abstractmethod
+    def alive(self) -> bool:
+        """Whether the sandbox is still running."""
+
+    @abc.abstractmethod
+    def log_tail(self, lines: int = 20) -> str:
+        """The last lines of the bot's stdout and stderr (kept after ``kill``)."""
+
+    def check_socket(self) -> None:
+        """Raise ``SocketSwapped`` unless ``address`` is a real socket: call it before connecting."""
+        check_socket_path(self.address)
+
+    def __enter__(self) -> SandboxedBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+
+class ServedBot:
+    """A sandboxed bot with its gRPC client: what the referee's launcher protocol (worker/referee/launch.py) needs."""
+
+    def __init__(self, handle: SandboxedBot, bot: RemoteBot) -> None:
+        self.handle = handle
+        self.bot = bot
+
+    def kill(self) -> None:
+        self.bot.close()
+        self.handle.kill()
+
+    def log_tail(self, lines: int = 20) -> str:
+        return self.handle.log_tail(lines)
+
+
+def wait_for_socket(handle: SandboxedBot, timeout: float) -> None:
+    """Poll (2 ms) until the bot's socket exists, then ``check_socket`` it; ``BotFault`` past ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not os.path.lexists(handle.address):
+        if time.monotonic() > deadline or not handle.alive():
+            why = "exited" if not handle.alive() else f"did not listen within {timeout:.1f} s"
+            raise BotFault(Reason.TIMEOUT if handle.alive() else Reason.CRASH, f"the bot {why}")
+        time.sleep(0.002)
+    handle.check_socket()
+
+
+class Sandbox(abc.ABC):
+    """A backend: starts bots in sandboxes."""
+
+    name: str
+    limits: SandboxLimits
+
+    @abc.abstractmethod
+    def start(self, spec: BotSpec, slot: int | None = None) -> SandboxedBot:
+        """Start ``spec`` serving on a fresh socket; ``slot`` picks the uid slot (default: a free one)."""
+
+    def launch(self, spec: BotSpec, limits: Limits) -> ServedBot:
+        """Start ``spec``, wait for its socket and check it (pitfall 6), then hand back a client for it.
+
+        The check happens before the first connection; the bot controls its
+        socket dir, so the referee should ``check_socket`` again before it
+        reconnects (a swap between the check and a reconnect is not caught).
+        """
+        handle = self.start(spec)
+        try:
+            wait_for_socket(handle, limits.start_s)
+            return ServedBot(handle, RemoteBot(handle.address, limits, spec.name))
+        except BaseException:
+            handle.kill()
+            raise
+
+    @abc.abstractmethod
+    def capabilities(self) -> Capabilities:
+        """What this backend enforces on this machine."""
+
+    @abc.abstractmethod
+    def self_test(self) -> None:
+        """Raise ``SandboxUnavailable`` with the reason if this backend cannot sandbox here."""

@@ -1,0 +1,265 @@
+"""The default backend: bubblewrap behind a per-slot uid, rlimits, cgroups and a seccomp deny-list.
+
+The launch chain is the research note's section 2.2, measured on this kind of host:
+
+    /bin/sh -c 'join the cgroups; exec "$@"'          (root: writes its own pid to cgroup.procs)
+    setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all   (pitfalls 1, 2: never bwrap as root)
+    prlimit --as --cpu --nproc --fsize --nofile --core         (backstops; NPROC binds because U is not root)
+    bwrap --unshare-all --unshare-user --disable-userns --assert-userns-disabled --die-with-parent
+          --new-session --cap-drop ALL --clearenv ... --remount-ro / -- BOT
+
+spawned with a minimal environment (pitfall 3: bwrap's own pid 1 keeps the
+launcher's env in /proc/1/environ), stdin=/dev/null, stdout+stderr to the seat's
+log file, in a new session.
+
+What the bot sees (and nothing else): ``/usr`` and its merged-usr symlinks,
+read-only; ``/bot/venv``, the runtime (runtime.py: the host's python of the
+worker's minor version plus a read-only copy of grpcio, protobuf and bots_sdk);
+``/bot/src``, a root-owned snapshot of its own folder (layout.py), read-only;
+``/run/bot``, its socket dir (the only host-backed writable path, pitfall 6: the
+referee ``lstat``s the socket); a 64 MiB private ``/tmp``; fresh ``/proc`` and
+``/dev``; an empty network namespace (only ``lo``), so the unix socket is its
+one way out. Other bots' seats, the repository, ``/root``, ``/home`` and ``/etc``
+are not in its tree at all, and on the host its seat dir is 0750 root:slot-gid.
+
+Entry: python bots run ``/bot/venv/bin/python ENTRY`` in ``/bot/src``;
+reference bots ``/bot/venv/bin/python -m bots_sdk.bots NAME`` in ``/tmp``;
+command bots their argv in ``/bot/src``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from bots_sdk.botdir import BotSpec
+from worker.sandbox import procs, seccomp
+from worker.sandbox.base import MIB, Capabilities, Sandbox, SandboxError, SandboxLimits, SandboxUnavailable
+from worker.sandbox.cgroups import CgroupManager, SandboxCgroup
+from worker.sandbox.handle import LaunchedBot, read_child_pid
+from worker.sandbox.layout import SOCKET_NAME, SeatDir
+from worker.sandbox.runtime import IN_SANDBOX, RuntimeUnavailable, ensure_runtime
+from worker.sandbox.slots import FIRST_UID, SLOTS, SlotPool
+
+log = logging.getLogger(__name__)
+
+LAUNCHER_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+"""The whole environment of the launcher chain (pitfall 3)."""
+IN_SANDBOX_RUN = "/run/bot"
+BOT_ENV = {
+    "PATH": f"{IN_SANDBOX}/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "LANG": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONUNBUFFERED": "1",
+    "MALLOC_ARENA_MAX": "2",
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "DURAK_BOT_ADDRESS": f"{IN_SANDBOX_RUN}/{SOCKET_NAME}",
+}
+JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"'
+"""The launcher's first step, as root: move itself into the sandbox's cgroups, then exec the chain.
+
+A shell rather than ``preexec_fn``, which is unsafe in a process with threads (gRPC's)."""
+DEFAULT_STATE_DIR = Path("/run/durak")
+DEFAULT_RUNTIME_DIR = Path("/var/cache/durak")
+
+
+def bot_command(spec: BotSpec) -> tuple[list[str], str]:
+    """The argv inside the sandbox and its working directory."""
+    python = f"{IN_SANDBOX}/bin/python"
+    if spec.language == "reference":
+        return [python, "-m", "bots_sdk.bots", spec.name], "/tmp"
+    if spec.language == "python":
+        return [python, spec.entry[0]], "/bot/src"
+    return list(spec.entry), "/bot/src"
+
+
+def rlimit_args(limits: SandboxLimits) -> list[str]:
+    return [
+        "/usr/bin/prlimit", f"--as={limits.as_mb * MIB}", f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",
+        f"--nproc={limits.pids}", f"--fsize={limits.fsize_mb * MIB}", f"--nofile={limits.nofile}", "--core=0", "--",
+    ]
+
+
+def setpriv_args(uid: int) -> list[str]:
+    return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--"]
+
+
+class BwrapSandbox(Sandbox):
+    """bubblewrap sandboxes; must run as root (to switch to slot uids and manage cgroups)."""
+
+    name = "bwrap"
+
+    def __init__(
+        self, limits: SandboxLimits | None = None, *, state_dir: Path = DEFAULT_STATE_DIR,
+        runtime_dir: Path = DEFAULT_RUNTIME_DIR, first_uid: int = FIRST_UID, slots: int = SLOTS,
+        use_seccomp: bool = True, use_cgroups: bool = True, cgroup_parent: Path | None = None,
+        bwrap: str = "/usr/bin/bwrap", start_timeout: float = 10.0,
+    ) -> None:
+        self.limits = limits or SandboxLimits()
+        self.state_dir = Path(state_dir)
+        self.runtime_dir = Path(runtime_dir)
+        self.pool = SlotPool(self.state_dir / "slots", first_uid, slots)
+        self.use_seccomp = use_seccomp
+        self.cgroups = CgroupManager(cgroup_parent) if use_cgroups else None
+        self.bwrap = bwrap
+        self.start_timeout = start_timeout
+
+    # ------------------------------------------------------------ the command
+
+    def bwrap_args(
+        self, spec: BotSpec, runtime: Path, seat: SeatDir, status_fd: int, seccomp_fd: int | None
+    ) -> list[str]:
+        """bwrap and its flags, in the order of the research note (``--remount-ro /`` last)."""
+        command, cwd = bot_command(spec)
+        args = [
+            self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--assert-userns-disabled",
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "durakbot", "--clearenv",
+        ]
+        for key, value in BOT_ENV.items():
+            args += ["--setenv", key, value]
+        args += ["--ro-bind", "/usr", "/usr"]
+        for link in ("bin", "lib", "lib64", "sbin"):
+            if Path(f"/usr/{link}").exists():
+                args += ["--symlink", f"usr/{link}", f"/{link}"]
+        for etc in ("/etc/ld.so.cache", "/etc/localtime"):
+            args += ["--ro-bind-try", etc, etc]
+        args += [
+            "--proc", "/proc", "--dev", "/dev",
+            "--size", str(self.limits.tmp_mb * MIB), "--tmpfs", "/tmp",
+            "--ro-bind", str(runtime), IN_SANDBOX,
+        ]
+        if spec.language != "reference":
+            args += ["--ro-bind", str(seat.src), "/bot/src"]
+        args += ["--bind", str(seat.run), IN_SANDBOX_RUN, "--chdir", cwd, "--json-status-fd", str(status_fd)]
+        if seccomp_fd is not None:
+            args += ["--seccomp", str(seccomp_fd)]
+        return [*args, "--remount-ro", "/", "--", *command]
+
+    def launcher_args(self, uid: int, cgroup: SandboxCgroup | None) -> list[str]:
+        """Everything before bwrap: the cgroup join, the uid switch and the rlimits."""
+        files = cgroup.procs_files if cgroup is not None else []
+        return ["/bin/sh", "-c", JOIN_CGROUPS, "sh", str(len(files)), *files,
+                *setpriv_args(uid), *rlimit_args(self.limits)]
+
+    # ------------------------------------------------------------ starting
+
+    @functools.cached_property
+    def runtime(self) -> Path:
+        return ensure_runtime(self.runtime_dir)
+
+    def start(self, spec: BotSpec, slot: int | None = None) -> LaunchedBot:
+        if spec.language != "reference" and spec.folder is None:
+            raise SandboxError(f"{spec.name}: a {spec.language} bot needs its folder")
+        if os.geteuid() != 0:
+            raise SandboxUnavailable("the bwrap backend must run as root (to drop each bot to its slot uid)")
+        runtime = self.runtime
+        slot = self.pool.acquire(slot)
+        uid = self.pool.uid(slot)
+        seat = SeatDir(self.state_dir, slot, uid)
+        cgroup: SandboxCgroup | None = None
+        fds: list[int] = []
+        try:
+            if procs.sweep_uid(uid, f"bwrap slot {slot} before start", timeout=0):
+                log.error("slot %d had live processes before start (killed)", slot)
+            seat.create(spec.folder if spec.language != "reference" else None)
+            if self.cgroups is not None:
+                cgroup = self.cgroups.create(f"slot-{slot}", self.limits.memory_mb * MIB, self.limits.pids)
+            status_read, status_write = os.pipe2(os.O_CLOEXEC)
+            fds += [status_read, status_write]
+            seccomp_fd = seccomp.bpf_fd() if self.use_seccomp else None
+            if seccomp_fd is not None:
+                fds.append(seccomp_fd)
+            argv = self.launcher_args(uid, cgroup) + self.bwrap_args(spec, runtime, seat, status_write, seccomp_fd)
+            with open(seat.log, "ab") as log_file:
+                started = time.perf_counter()
+                popen = subprocess.Popen(
+                    argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+                    start_new_session=True, close_fds=True, cwd="/",
+                    pass_fds=[fd for fd in (status_write, seccomp_fd) if fd is not None],
+                )
+        except BaseException:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            if cgroup is not None:
+                cgroup.remove()
+            seat.remove()
+            self.pool.release(slot)
+            raise
+        for fd in fds[1:]:
+            os.close(fd)
+        handle = LaunchedBot(
+            backend=self.name, slot=slot, uid=uid, pool=self.pool, seat=seat, popen=popen, pid1=None,
+            cgroup=cgroup, status_fd=status_read, started=started,
+        )
+        try:
+            handle.pid1 = read_child_pid(status_read, self.start_timeout)
+        except SandboxError as error:
+            handle.kill()
+            raise SandboxError(f"{spec.name}: {error}; log:\n{handle.log_tail()}") from None
+        return handle
+
+    # ------------------------------------------------------------ probing
+
+    def capabilities(self) -> Capabilities:
+        controllers = self.cgroups.controllers() if self.cgroups is not None and self.cgroups.available else set()
+        return Capabilities(
+            backend=self.name, isolated=True, uid_per_slot=True,
+            memory_cgroup="memory" in controllers, pids_cgroup="pids" in controllers,
+            freezer="freezer" in controllers, seccomp=self.use_seccomp,
+            cgroup_version=self.cgroups.version if self.cgroups is not None else None,
+        )
+
+    def self_test(self) -> None:
+        """Run ``/bin/true`` through the full chain as a slot uid; raise ``SandboxUnavailable`` saying why not."""
+        if os.geteuid() != 0:
+            raise SandboxUnavailable("the bwrap backend must run as root (it drops each bot to a slot uid)")
+        for tool in (self.bwrap, "/usr/bin/setpriv", "/usr/bin/prlimit", "/bin/sh"):
+            if not os.access(tool, os.X_OK):
+                hint = " (apt-get install -y bubblewrap)" if tool == self.bwrap else ""
+                raise SandboxUnavailable(f"{tool} is missing{hint}")
+        try:
+            runtime = self.runtime
+            bpf = seccomp.deny_list_bpf() if self.use_seccomp else b""
+        except (RuntimeUnavailable, seccomp.SeccompUnavailable) as error:
+            raise SandboxUnavailable(str(error)) from None
+        del bpf
+        probe = BotSpec("selftest", "1", "command", ("/bot/venv/bin/python", "-c", "import grpc, bots_sdk.server"),
+                        Path("/nonexistent"))
+        slot = self.pool.acquire()
+        uid = self.pool.uid(slot)
+        seat = SeatDir(self.state_dir, slot, uid).create(None)
+        seat.src.mkdir(mode=0o755)
+        fds: list[int] = []
+        try:
+            status_read, status_write = os.pipe2(os.O_CLOEXEC)
+            fds += [status_read, status_write]
+            seccomp_fd = seccomp.bpf_fd() if self.use_seccomp else None
+            if seccomp_fd is not None:
+                fds.append(seccomp_fd)
+            argv = self.launcher_args(uid, None) + self.bwrap_args(probe, runtime, seat, status_write, seccomp_fd)
+            result = subprocess.run(
+                argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, capture_output=True, timeout=30, check=False,
+                pass_fds=[fd for fd in (status_write, seccomp_fd) if fd is not None], start_new_session=True,
+            )
+            if result.returncode != 0:
+                output = (result.stdout + result.stderr).decode(errors="replace").strip()
+                raise SandboxUnavailable(
+                    f"bwrap cannot sandbox on this machine (exit {result.returncode}): {output}\n"
+                    "unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, "
+                    "user.max_user_namespaces > 0, or Ubuntu's kernel.apparmor_restrict_unprivileged_userns=0)"
+                )
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            procs.sweep_uid(uid, "bwrap self-test", timeout=1.0)
+            seat.remove()
+            self.pool.release(slot)

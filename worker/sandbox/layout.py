@@ -1,0 +1,87 @@
+"""The host-side directory of one seat: a snapshot of the bot's code, the socket dir and the log.
+
+``<state>/seat-<slot>/``, root-owned, group = the slot's gid, mode 0750, so only
+that slot uid (and root) can even traverse it on the host:
+
+* ``src/``: a copy of the bot folder (regular files and directories only;
+  symlinks, devices and fifos are dropped), root-owned and read-only for the
+  bot. Copying rather than binding the author's folder means the bot sees a
+  fixed snapshot, cannot follow a planted symlink, and the source path may sit
+  where a slot uid could not reach it (pytest's tmp dirs are 0700 under /tmp).
+* ``run/``: the socket dir, the one host path the bot can write (pitfall 6),
+  owned by the slot uid, mode 0700; bound at ``/run/bot``.
+* ``bot.log``: stdout and stderr, opened by the worker (root, 0600), so the bot
+  writes it only through its inherited fd, capped by RLIMIT_FSIZE.
+
+The whole seat dir is deleted by the kill sequence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+from pathlib import Path
+
+SOCKET_NAME = "bot.sock"
+
+
+def copy_tree(source: Path, target: Path) -> list[str]:
+    """Copy regular files and directories of ``source`` into ``target``; returns what was skipped."""
+    skipped = []
+    target.mkdir(mode=0o755)
+    for root, dirs, files in os.walk(source, followlinks=False):
+        relative = Path(root).relative_to(source)
+        for name in list(dirs):
+            path = Path(root) / name
+            if path.is_symlink():
+                dirs.remove(name)
+                skipped.append(str(relative / name))
+            else:
+                (target / relative / name).mkdir(mode=0o755)
+        for name in files:
+            path = Path(root) / name
+            info = path.lstat()
+            if not stat.S_ISREG(info.st_mode):
+                skipped.append(str(relative / name))
+                continue
+            destination = target / relative / name
+            shutil.copyfile(path, destination, follow_symlinks=False)
+            destination.chmod(0o755 if info.st_mode & 0o111 else 0o644)
+    return skipped
+
+
+class SeatDir:
+    """The seat directory of ``slot`` for a bot running as ``uid`` (when ``uid`` is ours: no chown)."""
+
+    def __init__(self, state_dir: Path, slot: int, uid: int) -> None:
+        self.path = state_dir / f"seat-{slot}"
+        self.src = self.path / "src"
+        self.run = self.path / "run"
+        self.log = self.path / "bot.log"
+        self.socket = str(self.run / SOCKET_NAME)
+        self.uid = uid
+        self.skipped: list[str] = []
+
+    def create(self, folder: Path | None) -> SeatDir:
+        state_dir = self.path.parent
+        state_dir.mkdir(parents=True, exist_ok=True)
+        foreign = self.uid != os.getuid()
+        if foreign:
+            os.chmod(state_dir, 0o711)  # slot uids may traverse, not list
+        if self.path.exists():  # left by a crashed worker
+            self.remove()
+        self.path.mkdir(mode=0o750)
+        self.run.mkdir(mode=0o700)
+        if foreign:
+            os.chown(self.path, 0, self.uid)
+            os.chown(self.run, self.uid, self.uid)
+        self.log.touch(mode=0o600)
+        if folder is not None:
+            self.skipped = copy_tree(folder, self.src)
+        return self
+
+    def remove(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            shutil.rmtree(self.path)
