@@ -36,7 +36,7 @@ app.conf.update(
     worker_prefetch_multiplier=1,
     worker_cancel_long_running_tasks_on_connection_loss=True,
     task_time_limit=MATCH_TIME_LIMIT_S,
-    task_soft_time_limit=max(1, MATCH_TIME_LIMIT_S - 60),
+    task_soft_time_limit=MATCH_TIME_LIMIT_S - max(1, min(60, MATCH_TIME_LIMIT_S // 10)),
     broker_transport_options={
         "visibility_timeout": VISIBILITY_TIMEOUT_S,
         # Unacked matches of a dead worker are swept back every interval x throttle seconds
