@@ -1,0 +1,119 @@
+"""Referee throughput with sandboxed bots (bubblewrap), one core per worker process.
+
+    .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--json]
+
+- ``games_per_s``: two-player ``gentle`` vs ``gentle`` games per second in one worker
+  process, both bots sandboxed and served over gRPC (duplicate deals, bots started once).
+- ``overhead_ms_per_decision``: the same games' time per decision minus the time per
+  decision of the same games played in-process.
+- ``start_ms_median``: sandbox start to SERVING; ``kill_ms_median``: kill to nothing left.
+- ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
+  than one (2.0 would be perfect on two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import time
+
+from bots_sdk.botdir import load_spec
+from bots_sdk.bots import make_bot
+from bots_sdk.cli.progress import Progress
+from bots_sdk.engine import Rules
+from bots_sdk.local import play_game
+from bots_sdk.remote import ARENA_LIMITS
+from worker.referee.launch import launcher_for
+from worker.referee.match import MatchSpec, play_spec
+from worker.sandbox import make_sandbox
+
+
+def sandboxed_games(games: int) -> tuple[float, float]:
+    """Games per second and seconds per decision, sandboxed, for ``games`` games (in duplicate pairs)."""
+    spec = MatchSpec(("gentle", "gentle"), deals=max(1, games // 2), seed="throughput")
+    started = time.perf_counter()
+    with Progress(spec.deals * 2, "sandboxed games") as bar:
+        results = play_spec(spec, launcher_for("bwrap"), on_game=lambda _r: bar.advance())
+    seconds = time.perf_counter() - started
+    decisions = sum(len(r.record["actions"]) for r in results)
+    return len(results) / seconds, seconds / decisions
+
+
+def in_process_seconds_per_decision(games: int) -> float:
+    rules = Rules.preset("classic", players=2)
+    started = time.perf_counter()
+    decisions = 0
+    for deal in range(max(1, games // 2)):
+        for _ in range(2):
+            played = play_game(rules, [make_bot("gentle"), make_bot("gentle")], seed=f"throughput-{deal}")
+            decisions += len(played.ms)
+    return (time.perf_counter() - started) / decisions
+
+
+def start_and_kill(starts: int) -> tuple[float, float]:
+    sandbox = make_sandbox("bwrap")
+    sandbox.self_test()
+    spec = load_spec("random")
+    start_ms, kill_ms = [], []
+    for _ in range(starts):
+        began = time.perf_counter()
+        served = sandbox.launch(spec, ARENA_LIMITS)
+        served.bot.wait_serving()
+        start_ms.append((time.perf_counter() - began) * 1000)
+        served.bot.close()
+        kill_ms.append(served.handle.kill() * 1000)
+    return statistics.median(start_ms), statistics.median(kill_ms)
+
+
+def _batch_worker(specs: list[dict[str, object]]) -> int:
+    launcher = launcher_for("bwrap")
+    return sum(len(play_spec(MatchSpec.from_dict(s), launcher)) for s in specs)
+
+
+def scaling(matches: int) -> float:
+    """Seconds for one process to play the batch, divided by the seconds for two processes."""
+    specs = [MatchSpec(("gentle", "random"), deals=2, seed=f"batch-{i}").to_dict() for i in range(matches)]
+    context = multiprocessing.get_context("spawn")
+    began = time.perf_counter()
+    _batch_worker(specs)
+    one = time.perf_counter() - began
+    began = time.perf_counter()
+    with context.Pool(2) as pool:
+        pool.map(_batch_worker, [specs[0::2], specs[1::2]])
+    two = time.perf_counter() - began
+    return one / two
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--starts", type=int, default=15)
+    parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    games_per_s, sandboxed = sandboxed_games(args.games)
+    overhead_ms = (sandboxed - in_process_seconds_per_decision(args.games)) * 1000
+    start_ms, kill_ms = start_and_kill(args.starts)
+    factor = scaling(args.matches)
+    rows = [
+        ("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
+        ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
+        ("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
+        ("kill to nothing left, median (ms)", f"{kill_ms:.1f}"),
+        ("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value:>10}")
+    if args.json:
+        print(json.dumps({
+            "games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
+            "start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1),
+            "scaling_2_workers": round(factor, 2),
+        }))
+
+
+if __name__ == "__main__":
+    main()
