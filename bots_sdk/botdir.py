@@ -37,6 +37,8 @@ class BotSpec:
     entry: tuple[str, ...]
     """The python file, or the argv of a command bot; empty for a reference bot."""
     folder: Path | None = None
+    venv: Path | None = None
+    """A built environment for the bot (worker/build.py), used instead of the shared runtime."""
 
     @property
     def in_process(self) -> bool:
@@ -73,6 +75,8 @@ def load_spec(argument: str) -> BotSpec:
     language = text("language", "python")
     if language == "python":
         entry_file = text("entry", "bot.py")
+        if not (folder / entry_file).resolve().is_relative_to(folder.resolve()):
+            raise BotSpecError(f"{manifest}: entry: {entry_file!r} lies outside the bot folder")
         if not (folder / entry_file).is_file():
             raise BotSpecError(f"{manifest}: entry: {entry_file!r} does not exist in {folder}")
         entry: tuple[str, ...] = (entry_file,)

@@ -159,7 +159,7 @@ class BwrapSandbox(Sandbox):
             raise SandboxError(f"{spec.name}: a {spec.language} bot needs its folder")
         if os.geteuid() != 0:
             raise SandboxUnavailable("the bwrap backend must run as root (to drop each bot to its slot uid)")
-        runtime = self.runtime
+        runtime = spec.venv or self.runtime
         slot = self.pool.acquire(slot)
         uid = self.pool.uid(slot)
         seat = SeatDir(self.state_dir, slot, uid)

@@ -1,0 +1,206 @@
+"""The bot build step: an uploaded archive (or a folder) becomes a stored, read-only, ready-to-play bot.
+
+``build(upload, store_dir)``:
+
+1. unpacks the upload safely (worker/builds/archive.py: format by content,
+   every entry checked before and while extracting, links/devices refused,
+   size/count/depth limits) or copies a folder under the same rules, and
+   validates ``bot.toml`` with ``bots_sdk.botdir.load_spec``;
+2. if the manifest names ``requirements``, runs the install phase
+   (worker/builds/install.py): wheels downloaded on the host, binary only,
+   then installed offline inside a bwrap sandbox into a venv that lives at
+   ``/bot/venv`` in the sandbox, seeded with the runtime (grpcio, protobuf,
+   bots_sdk). A bot without requirements gets no venv: it plays on the shared
+   runtime (worker/sandbox/runtime.py);
+3. stores the result as ``<store>/<name>/<version>-<hash>/`` holding ``src/``,
+   ``venv/`` (if any), ``build.json`` and ``install.log``, root-owned and
+   read-only (``chmod -R a-w``), directories a+rX so slot uids can bind them.
+
+The hash covers the bot's files (and, for a venv, the runtime it was built on),
+so a rebuild of the same upload is a cache hit, and a changed upload under the
+same version never overwrites the stored one. Everything is built in a hidden
+``.building-*`` dir inside the store and renamed into place at the end: a failed
+build leaves nothing, a concurrent identical build is harmless.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+from bots_sdk.botdir import BotSpec
+from worker.builds import BuildError, BuildLimits
+from worker.builds.archive import check_manifest, copy_folder, unpack
+from worker.builds.install import (
+    IndexUnreachable,
+    download_wheels,
+    run_install,
+    runtime_constraints,
+    sanitize_requirements,
+    seal,
+)
+from worker.sandbox.base import Sandbox, SandboxError
+from worker.sandbox.bwrap import BwrapSandbox
+
+BUILD_INFO = "build.json"
+
+
+@dataclasses.dataclass(frozen=True)
+class BuiltBot:
+    """A stored bot: bind ``src`` at /bot/src and ``venv`` (or the shared runtime when None) at /bot/venv."""
+
+    name: str
+    version: str
+    digest: str
+    path: Path
+    """The store entry ``<store>/<name>/<version>-<hash>``."""
+    src: Path
+    venv: Path | None
+    spec: BotSpec
+    """The manifest, with ``folder`` = ``src`` and ``venv`` = ``venv``: ready for the sandbox."""
+    requirements: tuple[str, ...] = ()
+    wheels: tuple[str, ...] = ()
+    cached: bool = False
+    """True when an identical build was already in the store."""
+
+
+def content_digest(folder: Path, extra: str = "") -> str:
+    """sha256 over the relative paths, executable bits and bytes of every file of ``folder`` (plus ``extra``)."""
+    digest = hashlib.sha256(extra.encode())
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir():
+            continue
+        info = path.lstat()
+        relative = path.relative_to(folder).as_posix()
+        digest.update(f"\0{relative}\0{info.st_mode & 0o111:o}\0{info.st_size}\0".encode())
+        with open(path, "rb") as file:
+            while chunk := file.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def version_slug(version: str) -> str:
+    """A file-name-safe form of the free-text version (the hash beside it keeps entries distinct)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", version).lstrip(".")[:40]
+    return slug or "_"
+
+
+def _check_reachable(path: Path) -> None:
+    """The install sandbox runs as a slot uid, which must be able to traverse every parent of ``path``."""
+    for parent in [path, *path.parents]:
+        if not parent.stat().st_mode & stat.S_IXOTH:
+            raise SandboxError(
+                f"{path}: the sandbox's uids cannot reach it ({parent} is not o+x); "
+                "keep the bot store under world-traversable folders"
+            )
+
+
+def _load_stored(entry: Path) -> BuiltBot:
+    info = json.loads((entry / BUILD_INFO).read_text())
+    spec, _ = check_manifest(entry / "src", entry.name)
+    venv = entry / "venv" if (entry / "venv").is_dir() else None
+    return BuiltBot(
+        name=info["name"], version=info["version"], digest=info["digest"], path=entry, src=entry / "src",
+        venv=venv, spec=dataclasses.replace(spec, venv=venv), requirements=tuple(info["requirements"]),
+        wheels=tuple(info["wheels"]), cached=True,
+    )
+
+
+def _install_sandbox(sandbox: Sandbox | None) -> BwrapSandbox:
+    if sandbox is None:
+        return BwrapSandbox()
+    if not isinstance(sandbox, BwrapSandbox):
+        raise SandboxError(f"requirements are installed only in the bwrap sandbox, not {sandbox.name!r}")
+    return sandbox
+
+
+def build(
+    upload: Path, store_dir: Path, sandbox: Sandbox | None = None, limits: BuildLimits | None = None,
+) -> BuiltBot:
+    """Build the bot ``upload`` (a zip, a tar.gz or a folder) into ``store_dir``; see the module docstring.
+
+    ``sandbox`` runs the install phase of a bot with requirements (default: ``BwrapSandbox()`` with the
+    worker's default dirs; its slot pool, runtime and seccomp setting are reused). Raises ``BuildError``
+    for anything wrong with the bot (``IndexUnreachable`` when the package index cannot be reached)."""
+    limits = limits or BuildLimits()
+    upload = Path(upload)
+    store_dir = Path(store_dir)
+    store_dir.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".building-", dir=store_dir))
+    try:
+        work.chmod(0o755)
+        src = work / "src"
+        if upload.is_dir():
+            copy_folder(upload, src, limits)
+        else:
+            unpack(upload, src, limits)
+        spec, requirements_file = check_manifest(src, upload.name)
+        lines: list[str] = []
+        wheels: list[str] = []
+        runtime_tag = ""
+        install_sandbox: BwrapSandbox | None = None
+        if requirements_file is not None:
+            text = (src / requirements_file).read_text(encoding="utf-8", errors="replace")
+            lines = sanitize_requirements(text, limits, f"{upload.name}: {requirements_file}")
+        if lines:
+            install_sandbox = _install_sandbox(sandbox)
+            runtime_tag = install_sandbox.runtime.name
+        digest = content_digest(src, extra=runtime_tag)
+        entry = store_dir / spec.name / f"{version_slug(spec.version)}-{digest[:16]}"
+        if (entry / BUILD_INFO).is_file():
+            return _load_stored(entry)
+        if install_sandbox is not None:
+            wheels = _install(install_sandbox, work, lines, limits)
+        (work / BUILD_INFO).write_text(json.dumps({
+            "name": spec.name, "version": spec.version, "language": spec.language, "entry": list(spec.entry),
+            "digest": digest, "requirements": lines, "wheels": wheels, "runtime": runtime_tag or None,
+            "python": "{}.{}".format(*sys.version_info[:2]),
+        }, indent=1) + "\n")
+        if (work / "venv").exists():
+            seal(work / "venv", limits.venv_bytes, label="venv")
+        seal(work)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.parent.chmod(0o755)
+        try:
+            os.rename(work, entry)
+        except OSError:
+            if (entry / BUILD_INFO).is_file():  # the same bot was built meanwhile by another worker
+                return _load_stored(entry)
+            raise
+        built = _load_stored(entry)
+        return dataclasses.replace(built, cached=False)
+    finally:
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _install(sandbox: BwrapSandbox, work: Path, lines: list[str], limits: BuildLimits) -> list[str]:
+    """Download the wheels, install them into ``work/venv`` in the sandbox, drop the wheelhouse; returns wheels."""
+    requirements_dir = work / "req"
+    wheelhouse = work / "wheels"
+    requirements_dir.mkdir(mode=0o755)
+    wheelhouse.mkdir(mode=0o755)
+    (requirements_dir / "requirements.txt").write_text("\n".join(lines) + "\n")
+    (requirements_dir / "constraints.txt").write_text("\n".join(runtime_constraints(sandbox.runtime)) + "\n")
+    wheels = download_wheels(requirements_dir / "requirements.txt", requirements_dir / "constraints.txt",
+                             wheelhouse, limits)
+    for path in [*requirements_dir.iterdir(), *wheelhouse.iterdir()]:
+        path.chmod(0o644)
+    _check_reachable(work)
+    try:
+        run_install(sandbox, work / "venv", wheelhouse, requirements_dir, limits, work / "install.log")
+    finally:
+        shutil.rmtree(wheelhouse, ignore_errors=True)
+        shutil.rmtree(requirements_dir, ignore_errors=True)
+    return wheels
+
+
+__all__ = ["BuildError", "BuildLimits", "BuiltBot", "IndexUnreachable", "build", "content_digest", "unpack"]
