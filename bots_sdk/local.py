@@ -69,6 +69,8 @@ def play_game(
     outcome = game.outcome
     assert outcome is not None
     for seat, bot in enumerate(bots):
+        if seat == outcome.offender and outcome.reason in (Reason.TIMEOUT, Reason.CRASH):
+            continue  # it is hung or dead: waiting on it would only stall the others
         with contextlib.suppress(Exception):  # the result stands; a bot failing to hear it changes nothing
             bot.end_game(outcome, game.observation(seat))
     seats = tuple(SeatInfo(bot.name, str(bot.version)) for bot in bots)

@@ -123,7 +123,7 @@ class BotServicer(pb_grpc.BotServicer):
     def _call(context: grpc.ServicerContext, method: Any, *args: Any) -> Any:
         try:
             return method(*args)
-        except Exception as error:  # the bot's bug: report it to the referee and the author
+        except BaseException as error:  # the bot's bug (sys.exit too): report it to the referee and the author
             traceback.print_exc(file=sys.stderr)
             context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")
 

@@ -12,6 +12,7 @@ else's time. No Django here: a spec in, results and records out.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -126,9 +127,11 @@ def _ready(seat: _Seat, launcher: Launcher, limits: Limits) -> BotFault | None:
     """Start the bot if it is not running; the fault if it cannot be."""
     if seat.launched is not None:
         return None
+    started = time.monotonic()
     try:
         seat.launched = launcher(seat.spec, limits)
-        seat.launched.bot.wait_serving()
+        # One start budget from launch to SERVING, however the launcher spent its part of it.
+        seat.launched.bot.wait_serving(timeout=max(0.05, limits.start_s - (time.monotonic() - started)))
         seat.launched.bot.hello()
     except BotFault as fault:
         if seat.launched is not None:

@@ -118,6 +118,11 @@ class SandboxedBot(abc.ABC):
         """Raise ``SocketSwapped`` unless ``address`` is a real socket: call it before connecting."""
         check_socket_path(self.address)
 
+    def connect_address(self) -> str:
+        """Where the referee connects: the checked socket (backends pin it where the bot cannot swap it)."""
+        self.check_socket()
+        return self.address
+
     def __enter__(self) -> SandboxedBot:
         return self
 
@@ -164,14 +169,14 @@ class Sandbox(abc.ABC):
     def launch(self, spec: BotSpec, limits: Limits) -> ServedBot:
         """Start ``spec``, wait for its socket and check it (pitfall 6), then hand back a client for it.
 
-        The check happens before the first connection; the bot controls its
-        socket dir, so the referee should ``check_socket`` again before it
-        reconnects (a swap between the check and a reconnect is not caught).
+        The referee connects through ``connect_address`` (a hard link to the
+        checked socket, where the bot cannot write), so a later swap of the
+        bot's socket path never redirects a reconnect.
         """
         handle = self.start(spec)
         try:
             wait_for_socket(handle, limits.start_s)
-            return ServedBot(handle, RemoteBot(handle.address, limits, spec.name))
+            return ServedBot(handle, RemoteBot(handle.connect_address(), limits, spec.name))
         except BaseException:
             handle.kill()
             raise

@@ -91,6 +91,10 @@ def setpriv_args(uid: int) -> list[str]:
     return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--"]
 
 
+SHM_BYTES = 16 * 1024 * 1024
+"""/dev/shm inside the sandbox: POSIX shared memory for libraries that want it, capped."""
+
+
 class BwrapSandbox(Sandbox):
     """bubblewrap sandboxes; must run as root (to switch to slot uids and manage cgroups)."""
 
@@ -132,6 +136,7 @@ class BwrapSandbox(Sandbox):
             args += ["--ro-bind-try", etc, etc]
         args += [
             "--proc", "/proc", "--dev", "/dev",
+            "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",  # --dev's own /dev/shm has no size cap
             "--size", str(self.limits.tmp_mb * MIB), "--tmpfs", "/tmp",
             "--ro-bind", str(runtime), IN_SANDBOX,
         ]

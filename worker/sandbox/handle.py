@@ -26,6 +26,7 @@ import select
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 from worker.sandbox import procs
 from worker.sandbox.base import SandboxedBot, SandboxError
@@ -117,6 +118,16 @@ class LaunchedBot(SandboxedBot):
             if pids <= seen:
                 return
             seen |= pids
+
+    @property
+    def seat_dir(self) -> Path:
+        """The seat's host directory (code copy, socket mount, log); gone after ``kill``."""
+        return self._seat.path
+
+    def connect_address(self) -> str:
+        """A hard link to the checked socket in the root-owned seat dir (see ``SeatDir.referee_socket``)."""
+        self.check_socket()
+        return self._seat.link_socket()
 
     # ------------------------------------------------------------ the end
 

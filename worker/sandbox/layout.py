@@ -22,6 +22,7 @@ import contextlib
 import os
 import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 SOCKET_NAME = "bot.sock"
@@ -52,15 +53,25 @@ def copy_tree(source: Path, target: Path) -> list[str]:
     return skipped
 
 
+RUN_DIR_BYTES = 1024 * 1024
+"""The socket dir holds a socket and nothing more: 1 MiB is room enough."""
+
+
 class SeatDir:
     """The seat directory of ``slot`` for a bot running as ``uid`` (when ``uid`` is ours: no chown)."""
 
     def __init__(self, state_dir: Path, slot: int, uid: int) -> None:
         self.path = state_dir / f"seat-{slot}"
         self.src = self.path / "src"
-        self.run = self.path / "run"
+        self.mount = self.path / "run"
+        """A small tmpfs of its own (as root): a bot cannot fill the worker's disk through its socket dir."""
+        self.run = self.mount / "bot"
+        """The bot's socket dir, bound at /run/bot; the bot owns it."""
         self.log = self.path / "bot.log"
         self.socket = str(self.run / SOCKET_NAME)
+        self.referee_socket = str(self.mount / "referee.sock")
+        """A hard link to the checked socket, in a dir the bot cannot write: the referee connects here, so a
+        bot that swaps /run/bot/bot.sock for a link to a host socket never redirects the referee."""
         self.uid = uid
         self.skipped: list[str] = []
 
@@ -73,6 +84,12 @@ class SeatDir:
         if self.path.exists():  # left by a crashed worker
             self.remove()
         self.path.mkdir(mode=0o750)
+        self.mount.mkdir(mode=0o711)
+        if foreign:
+            subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", f"size={RUN_DIR_BYTES},mode=0711,nosuid,nodev,noexec",
+                 "durak-seat", str(self.mount)], check=True, capture_output=True,
+            )
         self.run.mkdir(mode=0o700)
         if foreign:
             os.chown(self.path, 0, self.uid)
@@ -82,6 +99,15 @@ class SeatDir:
             self.skipped = copy_tree(folder, self.src)
         return self
 
+    def link_socket(self) -> str:
+        """Hard-link the (checked) socket for the referee; returns the path to connect to."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.referee_socket)
+        os.link(self.socket, self.referee_socket, follow_symlinks=False)
+        return self.referee_socket
+
     def remove(self) -> None:
+        if os.path.ismount(self.mount):
+            subprocess.run(["umount", "-l", str(self.mount)], check=False, capture_output=True)
         with contextlib.suppress(FileNotFoundError):
             shutil.rmtree(self.path)

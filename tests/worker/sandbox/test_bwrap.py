@@ -27,7 +27,7 @@ def assert_gone(handle: LaunchedBot, before: set[int] = frozenset()) -> None:  #
     reaps within 1-2 s; the kill sequence kills pid 1 first, so after a kill there is no zombie.)"""
     assert set(procs.pids_of_uid(handle.uid)) <= set(before), "a process (even a zombie) of the slot uid is left"
     assert handle.leftovers == [], "the sweep had to kill something: a sandbox bug"
-    assert not Path(handle.address).parent.parent.exists(), "the seat dir was not removed"
+    assert not handle.seat_dir.exists(), "the seat dir was not removed"
     if handle.cgroup is not None:
         assert all(not d.exists() for d in handle.cgroup.dirs.values()), "the cgroups were not removed"
 

@@ -38,7 +38,7 @@ def test_isolation_probes(bwrap: BwrapSandbox, tmp_path: Path, host_secret: Path
     port = listener.getsockname()[1]
     other = write_bot(tmp_path / "other", "other", body="SECRET_STRATEGY = 1")
     other_handle = bwrap.start(other)
-    other_src = Path(other_handle.address).parent.parent / "src" / "bot.py"
+    other_src = other_handle.seat_dir / "src" / "bot.py"
     assert other_src.exists()
     probe = write_bot(tmp_path / "probe", "probe", prelude=f"""
         import errno, fcntl, socket
