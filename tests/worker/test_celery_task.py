@@ -52,9 +52,10 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def test_a_worker_plays_a_match_spec_and_returns_replayable_records(
-    celery_env: dict[str, str], tmp_path: Path
+    celery_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    os.environ.update({k: celery_env[k] for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")})
+    for key in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        monkeypatch.setenv(key, celery_env[key])
     from worker.celery import app
     from worker.referee.match import MatchSpec
 
@@ -88,11 +89,14 @@ def bot_processes() -> set[int]:
     return found
 
 
-def test_a_match_survives_its_worker_being_killed(celery_env: dict[str, str], tmp_path: Path) -> None:
+def test_a_match_survives_its_worker_being_killed(
+    celery_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SIGKILL the worker mid-match: the broker delivers the match again and it finishes, with one result."""
     env = {**celery_env, "DURAK_VISIBILITY_TIMEOUT_S": "6", "DURAK_MATCH_TIME_LIMIT_S": "5",
            "DURAK_RESTORE_INTERVAL_S": "1"}
-    os.environ.update({k: env[k] for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")})
+    for key in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        monkeypatch.setenv(key, env[key])
     from worker.celery import app
     from worker.referee.match import MatchSpec
 

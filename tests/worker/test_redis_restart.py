@@ -102,17 +102,20 @@ def private_redis(tmp_path: Path) -> Iterator[Path]:
 
 def queue_matches() -> list[str]:
     """Send MATCHES tiny match specs (no sandbox) to the ``referee`` queue of the private Redis; their task ids."""
-    from worker.celery import app
+    from celery import Celery
+
     from worker.referee.match import MatchSpec
 
-    app.conf.update(broker_url=URL, result_backend=URL)
+    # A sender of its own: the worker's app object may already hold a connection pool to another broker
+    # (from earlier tests in this process), and would quietly send there.
+    sender = Celery("queue-matches", broker=URL, backend=URL)
+    sender.conf.update(task_serializer="json", accept_content=["json"])
     ids = []
-    with app.connection_for_write() as connection:
-        for index in range(MATCHES):
-            spec = MatchSpec(("random", "gentle"), deals=1, seed=f"restart-{index}")
-            outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"],
-                                    connection=connection)
-            ids.append(outcome.id)
+    for index in range(MATCHES):
+        spec = MatchSpec(("random", "gentle"), deals=1, seed=f"restart-{index}")
+        outcome = sender.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"], queue="referee")
+        ids.append(outcome.id)
+    sender.close()
     return ids
 
 
