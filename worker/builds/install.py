@@ -48,7 +48,7 @@ from pathlib import Path
 from worker.builds import MB, BuildError, BuildLimits
 from worker.sandbox import procs, seccomp
 from worker.sandbox.base import MIB, SandboxLimits
-from worker.sandbox.bwrap import LAUNCHER_ENV, BwrapSandbox, rlimit_args, setpriv_args
+from worker.sandbox.bwrap import LAUNCHER_ENV, BwrapSandbox, base_args, rlimit_args, setpriv_args
 from worker.sandbox.runtime import IN_SANDBOX
 
 IN_WHEELS = "/build/wheels"
@@ -246,21 +246,9 @@ def install_argv(
 ) -> list[str]:
     """The whole launch chain of the install: setpriv to ``uid``, prlimit, then bwrap without network."""
     sandbox_limits = install_limits(limits)
-    args = [
-        bwrap, "--unshare-all", "--unshare-net", "--unshare-user", "--disable-userns", "--assert-userns-disabled",
-        "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "durakbuild", "--clearenv",
-    ]
-    for key, value in INSTALL_ENV.items():
-        args += ["--setenv", key, value]
-    args += ["--ro-bind", "/usr", "/usr"]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        if Path(f"/usr/{link}").exists():
-            args += ["--symlink", f"usr/{link}", f"/{link}"]
-    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
-        args += ["--ro-bind-try", etc, etc]
+    args = base_args(bwrap, "durakbuild", INSTALL_ENV, sandbox_limits.tmp_mb * MIB)
+    args.insert(2, "--unshare-net")  # implied by --unshare-all; spelled out because it is the point here
     args += [
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", str(sandbox_limits.tmp_mb * MIB), "--tmpfs", "/tmp",
         "--bind", str(venv), IN_SANDBOX,
         "--ro-bind", str(wheelhouse), IN_WHEELS,
         "--ro-bind", str(requirements_dir), IN_REQUIREMENTS,

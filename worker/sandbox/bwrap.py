@@ -95,6 +95,28 @@ SHM_BYTES = 16 * 1024 * 1024
 """/dev/shm inside the sandbox: POSIX shared memory for libraries that want it, capped."""
 
 
+def base_args(bwrap: str, hostname: str, env: dict[str, str], tmp_bytes: int) -> list[str]:
+    """The part every bwrap of ours shares (play and install): all namespaces, no capabilities, a clean
+    environment, read-only /usr, a fresh /proc and /dev, capped /dev/shm and /tmp."""
+    args = [
+        bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--assert-userns-disabled",
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", hostname, "--clearenv",
+    ]
+    for key, value in env.items():
+        args += ["--setenv", key, value]
+    args += ["--ro-bind", "/usr", "/usr"]
+    for link in ("bin", "lib", "lib64", "sbin"):
+        if Path(f"/usr/{link}").exists():
+            args += ["--symlink", f"usr/{link}", f"/{link}"]
+    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
+        args += ["--ro-bind-try", etc, etc]
+    return [
+        *args, "--proc", "/proc", "--dev", "/dev",
+        "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",  # --dev's own /dev/shm has no size cap
+        "--size", str(tmp_bytes), "--tmpfs", "/tmp",
+    ]
+
+
 class BwrapSandbox(Sandbox):
     """bubblewrap sandboxes; must run as root (to switch to slot uids and manage cgroups)."""
 
@@ -122,22 +144,8 @@ class BwrapSandbox(Sandbox):
     ) -> list[str]:
         """bwrap and its flags, in the order of the research note (``--remount-ro /`` last)."""
         command, cwd = bot_command(spec)
-        args = [
-            self.bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--assert-userns-disabled",
-            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "durakbot", "--clearenv",
-        ]
-        for key, value in BOT_ENV.items():
-            args += ["--setenv", key, value]
-        args += ["--ro-bind", "/usr", "/usr"]
-        for link in ("bin", "lib", "lib64", "sbin"):
-            if Path(f"/usr/{link}").exists():
-                args += ["--symlink", f"usr/{link}", f"/{link}"]
-        for etc in ("/etc/ld.so.cache", "/etc/localtime"):
-            args += ["--ro-bind-try", etc, etc]
+        args = base_args(self.bwrap, "durakbot", BOT_ENV, self.limits.tmp_mb * MIB)
         args += [
-            "--proc", "/proc", "--dev", "/dev",
-            "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",  # --dev's own /dev/shm has no size cap
-            "--size", str(self.limits.tmp_mb * MIB), "--tmpfs", "/tmp",
             "--ro-bind", str(runtime), IN_SANDBOX,
         ]
         if spec.language != "reference":
