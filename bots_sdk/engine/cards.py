@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import ClassVar, Final
 
 from bots_sdk.engine.errors import InvalidCardError
@@ -210,13 +210,6 @@ def mask_to_cards(mask: CardSet) -> list[Card]:
         cards.append(CARDS[low.bit_length() - 1])
         mask ^= low
     return cards
-
-
-def iter_indices(mask: CardSet) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 BEATERS: Final[list[list[CardSet]]] = [[0] * (4 * SUIT_BITS) for _ in Suit]
