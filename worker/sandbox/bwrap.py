@@ -167,6 +167,19 @@ class BwrapSandbox(Sandbox):
     def runtime(self) -> Path:
         return ensure_runtime(self.runtime_dir)
 
+    def _chain(
+        self, spec: BotSpec, runtime: Path, seat: SeatDir, uid: int, cgroup: SandboxCgroup | None, fds: list[int]
+    ) -> tuple[list[str], list[int]]:
+        """The whole launch chain and the fds it inherits: the status pipe (its read end is ``fds[0]``, for the
+        caller) and the seccomp filter. Every fd opened is appended to ``fds``, for the caller to close."""
+        status_read, status_write = os.pipe2(os.O_CLOEXEC)
+        fds += [status_read, status_write]
+        seccomp_fd = seccomp.bpf_fd() if self.use_seccomp else None
+        if seccomp_fd is not None:
+            fds.append(seccomp_fd)
+        argv = self.launcher_args(uid, cgroup) + self.bwrap_args(spec, runtime, seat, status_write, seccomp_fd)
+        return argv, [fd for fd in (status_write, seccomp_fd) if fd is not None]
+
     def start(self, spec: BotSpec, slot: int | None = None) -> LaunchedBot:
         if spec.language != "reference" and spec.folder is None:
             raise SandboxError(f"{spec.name}: a {spec.language} bot needs its folder")
@@ -184,18 +197,13 @@ class BwrapSandbox(Sandbox):
             seat.create(spec.folder if spec.language != "reference" else None)
             if self.cgroups is not None:
                 cgroup = self.cgroups.create(f"slot-{slot}", self.limits.memory_mb * MIB, self.limits.pids)
-            status_read, status_write = os.pipe2(os.O_CLOEXEC)
-            fds += [status_read, status_write]
-            seccomp_fd = seccomp.bpf_fd() if self.use_seccomp else None
-            if seccomp_fd is not None:
-                fds.append(seccomp_fd)
-            argv = self.launcher_args(uid, cgroup) + self.bwrap_args(spec, runtime, seat, status_write, seccomp_fd)
+            argv, pass_fds = self._chain(spec, runtime, seat, uid, cgroup, fds)
+            status_read = fds[0]
             with open(seat.log, "ab") as log_file:
                 started = time.perf_counter()
                 popen = subprocess.Popen(
                     argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-                    start_new_session=True, close_fds=True, cwd="/",
-                    pass_fds=[fd for fd in (status_write, seccomp_fd) if fd is not None],
+                    start_new_session=True, close_fds=True, cwd="/", pass_fds=pass_fds,
                 )
         except BaseException:
             for fd in fds:
@@ -252,15 +260,10 @@ class BwrapSandbox(Sandbox):
         seat.src.mkdir(mode=0o755)
         fds: list[int] = []
         try:
-            status_read, status_write = os.pipe2(os.O_CLOEXEC)
-            fds += [status_read, status_write]
-            seccomp_fd = seccomp.bpf_fd() if self.use_seccomp else None
-            if seccomp_fd is not None:
-                fds.append(seccomp_fd)
-            argv = self.launcher_args(uid, None) + self.bwrap_args(probe, runtime, seat, status_write, seccomp_fd)
+            argv, pass_fds = self._chain(probe, runtime, seat, uid, None, fds)
             result = subprocess.run(
                 argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, capture_output=True, timeout=30, check=False,
-                pass_fds=[fd for fd in (status_write, seccomp_fd) if fd is not None], start_new_session=True,
+                pass_fds=pass_fds, start_new_session=True,
             )
             if result.returncode != 0:
                 output = (result.stdout + result.stderr).decode(errors="replace").strip()
