@@ -20,6 +20,8 @@ from bots_sdk.bots import REFERENCE_BOTS, make_bot
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MANIFEST = "bot.toml"
+FOLDER_IGNORED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+"""Folders that are never part of a bot: caches, version control, a local virtualenv."""
 
 
 class BotSpecError(ValueError):

@@ -103,7 +103,8 @@ def _check_reachable(path: Path) -> None:
             )
 
 
-def _load_stored(entry: Path) -> BuiltBot:
+def load_stored(entry: Path) -> BuiltBot:
+    """A built bot from its store entry (a folder holding ``build.json``, ``src/`` and maybe ``venv/``)."""
     info = json.loads((entry / BUILD_INFO).read_text())
     spec, _ = check_manifest(entry / "src", entry.name)
     venv = entry / "venv" if (entry / "venv").is_dir() else None
@@ -156,7 +157,7 @@ def build(
         digest = content_digest(src, extra=runtime_tag)
         entry = store_dir / spec.name / f"{version_slug(spec.version)}-{digest[:16]}"
         if (entry / BUILD_INFO).is_file():
-            return _load_stored(entry)
+            return load_stored(entry)
         if install_sandbox is not None:
             wheels = _install(install_sandbox, work, lines, limits)
         (work / BUILD_INFO).write_text(json.dumps({
@@ -173,9 +174,9 @@ def build(
             os.rename(work, entry)
         except OSError:
             if (entry / BUILD_INFO).is_file():  # the same bot was built meanwhile by another worker
-                return _load_stored(entry)
+                return load_stored(entry)
             raise
-        built = _load_stored(entry)
+        built = load_stored(entry)
         return dataclasses.replace(built, cached=False)
     finally:
         if work.exists():

@@ -45,9 +45,13 @@ app.conf.update(
         "unacked_restore_throttle": 1,
     },
     broker_connection_retry_on_startup=True,
-    task_routes={"worker.tasks.play_match_spec": {"queue": "referee"}},
+    # Everything that runs bots (matches, and builds: they install in the sandbox) goes to sandbox-capable
+    # workers; the rest (rating fits) to the default queue.
+    task_routes={name: {"queue": "referee"} for name in (
+        "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
     task_default_queue="default",
 )
 if os.environ.get("DJANGO_SETTINGS_MODULE"):
     app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.autodiscover_tasks()  # the arena apps' tasks modules, imported once Django is set up
 app.autodiscover_tasks(["worker"], related_name="tasks", force=True)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots_sdk.botdir import BotSpecError
-from bots_sdk.cli import new_cmd, play_cmd, replay_cmd, selfplay_cmd
+from bots_sdk.cli import new_cmd, play_cmd, replay_cmd, selfplay_cmd, submit_cmd
 from bots_sdk.engine import DurakError
 from bots_sdk.faults import BotFault
 
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_grpc_commands(commands)
     replay_cmd.add_parser(commands)
     selfplay_cmd.add_parser(commands)
+    submit_cmd.add_parser(commands)
     return parser
 
 

@@ -38,13 +38,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from bots_sdk.botdir import MANIFEST, BotSpec, BotSpecError, load_spec
+from bots_sdk.botdir import FOLDER_IGNORED, MANIFEST, BotSpec, BotSpecError, load_spec
 from worker.builds import MB, BuildError, BuildLimits
 
 CHUNK = 64 * 1024
 IGNORED_TOP = "__MACOSX"
-FOLDER_IGNORED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
-"""Directories skipped when building from a folder (an author's checkout), never when unpacking an upload."""
 ZIP_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
 
 

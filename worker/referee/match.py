@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bots_sdk.botdir import BotSpec, load_spec
@@ -21,6 +22,7 @@ from bots_sdk.engine import PRESETS, Game, GameRecord, Reason, Rules, SeatInfo
 from bots_sdk.faults import BotFault
 from bots_sdk.local import PlayedGame, play_game
 from bots_sdk.remote import Limits
+from worker.build import BUILD_INFO, load_stored
 from worker.referee.launch import LaunchedBot, Launcher
 
 
@@ -29,7 +31,7 @@ class MatchSpec:
     """What to play; JSON-friendly so a Celery task can carry it."""
 
     bots: tuple[str, ...]
-    """Bot folders or reference bot names, one per seat (2 to 6)."""
+    """Bot folders, built bots' store entries (worker/build.py) or reference bot names, one per seat (2 to 6)."""
     preset: str = "classic"
     deals: int = 1
     """Shuffled decks to play."""
@@ -83,6 +85,8 @@ class GameResult:
     offender: int | None
     detail: str
     record: dict[str, Any]
+    bouts: int = 0
+    """Bouts played (the last one included); the statistics pages chart game length with it."""
 
     def summary(self) -> dict[str, Any]:
         """The line of DESIGN.md's ``python -m worker.referee --json``."""
@@ -99,11 +103,18 @@ class _Seat:
     start_fault: BotFault | None = None
 
 
+def bot_spec(argument: str) -> BotSpec:
+    """A store entry plays with its own venv; anything else is what ``durak play`` accepts."""
+    if (Path(argument) / BUILD_INFO).is_file():
+        return load_stored(Path(argument)).spec
+    return load_spec(argument)
+
+
 def play_spec(
     spec: MatchSpec, launcher: Launcher, on_game: Callable[[GameResult], None] | None = None
 ) -> list[GameResult]:
     """Play the whole match; every bot process is stopped when this returns (or raises)."""
-    specs = [load_spec(argument) for argument in spec.bots]
+    specs = [bot_spec(argument) for argument in spec.bots]
     n = len(specs)
     rules = Rules.preset(spec.preset, players=n)
     seats = [_Seat(s) for s in specs]
@@ -177,6 +188,6 @@ def _result(
     record = GameRecord.from_game(played.game, infos, played.ms if played.ms else None)
     return GameResult(
         deal, rotation, order, outcome.durak, outcome.draw, outcome.reason.value, outcome.offender,
-        outcome.detail, record.to_dict(),
+        outcome.detail, record.to_dict(), played.game.bout,
     )
 

@@ -1,0 +1,10 @@
+from django.contrib import admin
+
+from arena.accounts.models import ApiToken
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+    list_display = ("name", "user", "prefix", "created", "last_used")
+    search_fields = ("name", "user__username", "prefix")
+    readonly_fields = ("prefix", "digest", "created", "last_used")

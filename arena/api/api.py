@@ -1,0 +1,173 @@
+"""The REST API (django-ninja): what ``durak submit`` and authors' scripts use.
+
+Reads are public; writes need ``Authorization: Bearer <token>`` with a personal
+token from the account page. Every error answers ``{"detail": "..."}`` with a
+status that says what kind of error it is (400 bad upload, 401 no or bad
+token, 403 not yours, 404 unknown, 413 too large).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from ninja import File, Form, NinjaAPI, UploadedFile
+from ninja.security import HttpBearer
+
+from arena.accounts.models import ApiToken
+from arena.accounts.services import token_authenticate
+from arena.api.schemas import (
+    BotDetailOut,
+    BotOut,
+    ChallengeIn,
+    EntryOut,
+    ErrorOut,
+    GameOut,
+    LadderOut,
+    MatchOut,
+    StandingOut,
+    VersionOut,
+)
+from arena.bots.models import Bot, BotVersion
+from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions, version_get
+from arena.bots.services import SubmissionError, version_submit
+from arena.matches.models import Match
+from arena.matches.selectors import match_games, match_get
+from arena.matches.services import MatchError, challenge_create
+from arena.ratings.selectors import ladder_get, ladder_list, ladder_standings, version_ratings
+
+
+class TokenAuth(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        return token_authenticate(token)
+
+
+api = NinjaAPI(
+    title="Durak Arena API", version="1", description=__doc__ or "", urls_namespace="api",
+)
+
+
+def _user(request: HttpRequest) -> User:
+    auth = request.auth  # type: ignore[attr-defined]
+    assert isinstance(auth, ApiToken)
+    return auth.user
+
+
+def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
+    mine = viewer is not None and version.bot.owner_id == viewer.pk
+    return {
+        "id": version.pk, "bot": version.bot.name, "number": version.number, "label": version.label,
+        "language": version.language, "status": version.status, "error": version.error if mine else "",
+        "created": version.created, "admitted": version.admitted, "url": reverse("version", args=[version.pk]),
+    }
+
+
+def _bot_out(bot: Bot) -> dict[str, Any]:
+    return {"name": bot.name, "author": bot.owner.username, "description": bot.description,
+            "url": reverse("bot", args=[bot.name])}
+
+
+@api.post("/versions", auth=TokenAuth(), response={201: VersionOut, 400: ErrorOut, 403: ErrorOut, 413: ErrorOut},
+          summary="Upload a bot (zip or tar.gz with bot.toml) as a new version")
+def upload_version(
+    request: HttpRequest, archive: File[UploadedFile], description: Form[str | None] = None
+) -> tuple[int, dict[str, Any]]:
+    user = _user(request)
+    try:
+        version = version_submit(owner=user, filename=archive.name or "upload", data=archive.read(),
+                                 description=description)
+    except SubmissionError as error:
+        return error.status, {"detail": error.message}
+    return 201, _version_out(version, user)
+
+
+@api.get("/versions/{version_id}", response=VersionOut, auth=[TokenAuth(), lambda request: True],
+         summary="A version's status (the error too, for its owner)")
+def get_version(request: HttpRequest, version_id: int) -> dict[str, Any]:
+    auth = request.auth  # type: ignore[attr-defined]
+    return _version_out(version_get(version_id), auth.user if isinstance(auth, ApiToken) else None)
+
+
+@api.get("/bots", response=list[BotOut], summary="Every bot")
+def list_bots(request: HttpRequest) -> list[dict[str, Any]]:
+    return [_bot_out(bot) for bot in bot_list()]
+
+
+@api.get("/bots/{name}", response=BotDetailOut, summary="A bot, its versions and its ratings")
+def get_bot(request: HttpRequest, name: str) -> dict[str, Any]:
+    bot = bot_get(name)
+    versions = bot_versions(bot)
+    ratings = version_ratings([v.pk for v in versions if v.status == BotVersion.Status.ACTIVE])
+    return {
+        **_bot_out(bot),
+        "versions": [_version_out(v, None) for v in versions],
+        "ratings": [{"ladder": r.ladder.slug, "rating": r.rating, "low": r.low, "high": r.high, "games": r.games,
+                     "provisional": r.provisional} for r in ratings],
+    }
+
+
+@api.get("/ladders", response=list[LadderOut], summary="Every ladder with its standings")
+def list_ladders(request: HttpRequest) -> list[dict[str, Any]]:
+    return [_ladder_out(ladder.slug) for ladder in ladder_list()]
+
+
+@api.get("/ladders/{slug}", response=LadderOut, summary="One ladder (e.g. classic-2)")
+def get_ladder(request: HttpRequest, slug: str) -> dict[str, Any]:
+    return _ladder_out(slug)
+
+
+def _ladder_out(slug: str) -> dict[str, Any]:
+    ladder = ladder_get(slug)
+    return {
+        "slug": ladder.slug, "preset": ladder.preset, "players": ladder.players,
+        "standings": [
+            StandingOut(rank=s.rank, bot=s.rating.version.bot.name, version=s.rating.version.number,
+                        author=s.rating.version.bot.owner.username, rating=s.rating.rating, low=s.rating.low,
+                        high=s.rating.high, games=s.rating.games, provisional=s.rating.provisional)
+            for s in ladder_standings(ladder)
+        ],
+    }
+
+
+@api.post("/challenges", auth=TokenAuth(), response={201: MatchOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+          summary="An unrated match of your bot against active bots")
+def create_challenge(request: HttpRequest, body: ChallengeIn) -> tuple[int, dict[str, Any]]:
+    user = _user(request)
+    active = {v.bot.name: v for v in active_versions().filter(bot__name__in=[body.bot, *body.opponents])}
+    missing = [name for name in [body.bot, *body.opponents] if name not in active]
+    if missing:
+        return 404, {"detail": f"no active version of {', '.join(missing)}"}
+    try:
+        match = challenge_create(user=user, version=active[body.bot],
+                                 opponents=[active[name] for name in body.opponents], preset=body.preset)
+    except MatchError as error:
+        status = 403 if "belongs to another author" in str(error) else 400
+        return status, {"detail": str(error)}
+    return 201, _match_out(match_get(match.pk))
+
+
+@api.get("/matches/{match_id}", response=MatchOut, summary="A match, its bots and its games")
+def get_match(request: HttpRequest, match_id: int) -> dict[str, Any]:
+    return _match_out(match_get(match_id))
+
+
+def _match_out(match: Match) -> dict[str, Any]:
+    return {
+        "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
+        "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
+        "error": match.error,
+        "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
+                             faults=e.faults) for e in match.entries.all()],
+        "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat, draw=g.draw, reason=g.reason,
+                          offender_seat=g.offender_seat, detail=g.detail,
+                          seats=[s.version.bot.name for s in g.seats.all()], url=reverse("game", args=[g.pk]),
+                          record_url=reverse("game_record", args=[g.pk])) for g in match_games(match)],
+        "url": reverse("match", args=[match.pk]),
+    }
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, error: Http404) -> Any:
+    return api.create_response(request, {"detail": str(error) or "not found"}, status=404)

@@ -1,0 +1,110 @@
+"""What the REST API sends and takes (django-ninja schemas; the OpenAPI docs at /api/docs come from these)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Schema
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+class VersionOut(Schema):
+    id: int
+    bot: str
+    number: int
+    label: str
+    language: str
+    status: str
+    error: str = ""
+    """Why the build or admission failed; shown to the bot's owner only."""
+    created: datetime
+    admitted: datetime | None
+    url: str
+
+
+class RatingOut(Schema):
+    ladder: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    provisional: bool
+
+
+class BotOut(Schema):
+    name: str
+    author: str
+    description: str
+    url: str
+
+
+class BotDetailOut(BotOut):
+    versions: list[VersionOut]
+    ratings: list[RatingOut]
+
+
+class StandingOut(Schema):
+    rank: int | None
+    bot: str
+    version: int
+    author: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    provisional: bool
+
+
+class LadderOut(Schema):
+    slug: str
+    preset: str
+    players: int
+    standings: list[StandingOut]
+
+
+class ChallengeIn(Schema):
+    bot: str
+    """One of your bots; its active version plays."""
+    opponents: list[str]
+    """Names of active bots (1 to 5), one per other seat."""
+    preset: str = "classic"
+
+
+class GameOut(Schema):
+    id: int
+    number: int
+    durak_seat: int | None
+    draw: bool
+    reason: str
+    offender_seat: int | None
+    detail: str
+    seats: list[str]
+    url: str
+    record_url: str
+
+
+class EntryOut(Schema):
+    bot: str
+    version: int
+    games: int
+    duraks: int
+    faults: int
+
+
+class MatchOut(Schema):
+    id: int
+    kind: str
+    status: str
+    preset: str
+    players: int
+    deals: int
+    rated: bool
+    created: datetime
+    finished: datetime | None
+    error: str
+    entries: list[EntryOut]
+    games: list[GameOut]
+    url: str

@@ -1,0 +1,62 @@
+"""Bots and their immutable versions.
+
+A version's archive is kept in the database, not on a web host's disk: any
+worker host can build it (the build is cached by content hash in the worker's
+store), so scaling out needs no shared file system.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots")
+    name = models.CharField(max_length=64, unique=True, help_text="From bot.toml: letters, digits, - and _.")
+    description = models.TextField(blank=True, max_length=2000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BotVersion(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting for a worker"
+        BUILDING = "building", "building"
+        ADMISSION = "admission", "playing its admission match"
+        ACTIVE = "active", "active"
+        REJECTED = "rejected", "rejected"
+        RETIRED = "retired", "retired"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(help_text="1, 2, 3... per bot, in upload order.")
+    label = models.CharField(max_length=64, help_text="The version text of bot.toml.")
+    language = models.CharField(max_length=16)
+    reference = models.CharField(
+        max_length=32, blank=True, help_text="A built-in reference bot (random, gentle, strong): no archive."
+    )
+    archive = models.BinaryField(null=True, blank=True, editable=False)
+    archive_name = models.CharField(max_length=255, blank=True)
+    archive_sha256 = models.CharField(max_length=64, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    error = models.TextField(blank=True, help_text="Why the build or the admission failed, for the author.")
+    created = models.DateTimeField(auto_now_add=True)
+    admitted = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["bot__name", "-number"]
+        constraints = [models.UniqueConstraint(fields=["bot", "number"], name="unique_version_number")]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+    @property
+    def display(self) -> str:
+        """How the site names the version: the bot, its number and (if different) its own label."""
+        label = f" ({self.label})" if self.label and self.label != str(self.number) else ""
+        return f"{self.bot.name} v{self.number}{label}"

@@ -1,0 +1,126 @@
+"""Matches, their games and each seat's part in a game.
+
+A ``Match`` is claimed by exactly one worker (conditional update on ``status``
+and ``task_id``) and its games are stored in one transaction with the match's
+end, so a page never shows half a match. ``Game`` copies the match's preset,
+table size and ratedness so the rating fit and the statistics read one table.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from arena.bots.models import BotVersion
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        ADMISSION = "admission", "admission"
+        LADDER = "ladder", "ladder"
+        CHALLENGE = "challenge", "challenge"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    preset = models.CharField(max_length=16)
+    players = models.PositiveSmallIntegerField()
+    deals = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    rated = models.BooleanField(default=False)
+    move_s = models.FloatField()
+    bank_s = models.FloatField()
+    start_s = models.FloatField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True, help_text="The Celery task that holds the claim.")
+    worker = models.CharField(max_length=255, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [
+            models.Index(fields=["status", "created"], name="match_status_created"),
+            models.Index(fields=["-finished"], name="match_finished"),
+        ]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.kind}, {self.preset} {self.players}p)"
+
+
+class MatchEntry(models.Model):
+    """A bot version of a match, in spec order; rotations move entries over the seats."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="entries")
+    index = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="match_entries")
+    games = models.PositiveIntegerField(default=0)
+    duraks = models.PositiveIntegerField(default=0)
+    faults = models.PositiveIntegerField(default=0, help_text="Games lost by timeout, crash, illegal or protocol.")
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="unique_match_entry")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.index}: {self.version}"
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(help_text="Order within the match, from 0.")
+    deal = models.PositiveIntegerField()
+    rotation = models.PositiveSmallIntegerField()
+    preset = models.CharField(max_length=16)
+    players = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False)
+    durak_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    draw = models.BooleanField(default=False)
+    reason = models.CharField(max_length=16)
+    offender_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    detail = models.TextField(blank=True)
+    decisions = models.PositiveIntegerField(default=0)
+    bouts = models.PositiveIntegerField(default=0)
+    record = models.JSONField(help_text="The durak-game/1 record.")
+    finished = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_game_number")]
+        indexes = [models.Index(fields=["preset", "players", "rated"], name="game_ladder")]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} (match {self.match_id} #{self.number})"
+
+
+class GameSeat(models.Model):
+    """One seat of one game: who sat there, how it went, and how fast it answered."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="game_seats")
+    durak = models.BooleanField(default=False)
+    out_position = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first out.")
+    offender = models.BooleanField(default=False)
+    decisions = models.PositiveIntegerField(default=0)
+    ms_mean = models.FloatField(null=True, blank=True)
+    ms_p95 = models.FloatField(null=True, blank=True)
+    ms_max = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="unique_game_seat")]
+        indexes = [models.Index(fields=["version", "game"], name="seat_version_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat}: {self.version_id}"

@@ -1,0 +1,53 @@
+"""Reads of matches and games for the pages and the API (services write, selectors read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, Max, QuerySet, Sum
+from django.shortcuts import get_object_or_404
+
+from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Game, GameSeat, Match
+
+
+def game_get(pk: int) -> Game:
+    """A game with its match and seats (and their versions and bots) in one round of queries."""
+    return get_object_or_404(
+        Game.objects.select_related("match").prefetch_related("seats__version__bot"), pk=pk
+    )
+
+
+def match_get(pk: int) -> Match:
+    return get_object_or_404(Match.objects.prefetch_related("entries__version__bot"), pk=pk)
+
+
+def match_games(match: Match) -> QuerySet[Game]:
+    """The match's games without their records (the list never needs them)."""
+    return match.games.defer("record").prefetch_related("seats__version__bot").order_by("number")
+
+
+def recent_matches(limit: int = 20, bot: Bot | None = None) -> QuerySet[Match]:
+    matches = Match.objects.prefetch_related("entries__version__bot").order_by("-created")
+    if bot is not None:
+        matches = matches.filter(entries__version__bot=bot).distinct()
+    return matches[:limit]
+
+
+@dataclass(frozen=True)
+class SeatLatency:
+    version: BotVersion
+    decisions: int
+    ms_mean: float | None
+    ms_max: int | None
+
+
+def match_latency(match: Match) -> list[SeatLatency]:
+    """Per bot of the match: decisions and answer times over all its games."""
+    rows = (
+        GameSeat.objects.filter(game__match=match)
+        .values("version")
+        .annotate(decisions=Sum("decisions"), mean=Avg("ms_mean"), most=Max("ms_max"), games=Count("id"))
+    )
+    versions = BotVersion.objects.select_related("bot").defer("archive").in_bulk([r["version"] for r in rows])
+    return [SeatLatency(versions[r["version"]], r["decisions"] or 0, r["mean"], r["most"]) for r in rows]

@@ -1,0 +1,190 @@
+"""Writes of the matches app: creating matches, claiming them exactly once, storing their results.
+
+Claiming is a conditional update (``status`` queued, or running under the very
+task id that Celery redelivers after a worker died), so two workers never play
+one match; storing is one transaction guarded by the same condition, so a match
+is stored once, whole, with its rating updates, or not at all.
+"""
+
+from __future__ import annotations
+
+import secrets
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from arena.bots.models import BotVersion
+from arena.matches.models import Game, GameSeat, Match, MatchEntry
+from bots_sdk.engine import PRESETS, Rules
+from worker.referee.match import GameResult, MatchSpec
+
+FAULTS = ("timeout", "crash", "illegal", "protocol")
+
+
+class MatchError(ValueError):
+    """A match that cannot be created as asked; the message says why."""
+
+
+def match_create(
+    *, kind: str, versions: Sequence[BotVersion], preset: str, deals: int, rated: bool,
+    requested_by: User | None = None, seed: str | None = None,
+) -> Match:
+    """A queued match between ``versions`` (spec order); it is enqueued once the transaction commits."""
+    if not 2 <= len(versions) <= 6:
+        raise MatchError(f"a table seats 2 to 6 bots, not {len(versions)}")
+    if preset not in PRESETS:
+        raise MatchError(f"preset {preset!r} is not one of {', '.join(PRESETS)}")
+    try:
+        Rules.preset(preset, players=len(versions))
+    except ValueError as error:
+        raise MatchError(str(error)) from None
+    if not 1 <= deals <= 500:
+        raise MatchError(f"deals: {deals} is not between 1 and 500")
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind, preset=preset, players=len(versions), deals=deals, seed=seed or secrets.token_hex(8),
+            rated=rated, move_s=settings.ARENA_MOVE_S, bank_s=settings.ARENA_BANK_S, start_s=settings.ARENA_START_S,
+            requested_by=requested_by,
+        )
+        MatchEntry.objects.bulk_create(
+            MatchEntry(match=match, index=i, version=version) for i, version in enumerate(versions)
+        )
+        from arena.matches.tasks import play_match as play_match_task
+
+        transaction.on_commit(lambda: play_match_task.delay(match.pk))
+    return match
+
+
+def challenge_create(*, user: User, version: BotVersion, opponents: Sequence[BotVersion],
+                     preset: str = "classic") -> Match:
+    """An unrated match an author asks for: one of their own versions against any active bots."""
+    if version.bot.owner_id != user.pk:
+        raise MatchError(f"{version.display} belongs to another author")
+    for candidate in (version, *opponents):
+        if candidate.status not in (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED) and not candidate.reference:
+            raise MatchError(f"{candidate.display} is {candidate.get_status_display()}, not admitted")
+    return match_create(
+        kind=Match.Kind.CHALLENGE, versions=[version, *opponents], preset=preset,
+        deals=settings.ARENA_CHALLENGE_DEALS, rated=False, requested_by=user,
+    )
+
+
+def match_claim(*, match_id: int, task_id: str, worker: str) -> Match | None:
+    """Take the match for this task; None if it is done, gone, or held by another task."""
+    claimable = Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, task_id=task_id)
+    taken = Match.objects.filter(claimable, pk=match_id).update(
+        status=Match.Status.RUNNING, task_id=task_id, worker=worker[:255], started=timezone.now()
+    )
+    if taken != 1:
+        return None
+    return Match.objects.prefetch_related("entries__version__bot").get(pk=match_id)
+
+
+def match_release(*, match: Match, task_id: str) -> None:
+    """Give the claim back (the worker could not play it, another may)."""
+    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
+        status=Match.Status.QUEUED, task_id="", worker="", started=None
+    )
+
+
+def match_fail(*, match: Match, task_id: str, error: str) -> None:
+    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
+        status=Match.Status.FAILED, error=error[:10000], finished=timezone.now()
+    )
+    if match.kind == Match.Kind.ADMISSION:
+        from arena.bots.services import version_reject
+
+        version_reject(version=match.entries.all()[0].version, error=f"admission match failed: {error}")
+
+
+def match_spec(match: Match, bots: Sequence[str]) -> MatchSpec:
+    """The referee's spec of ``match``; ``bots`` names each entry's bot for the referee (store entry or name)."""
+    return MatchSpec(
+        bots=tuple(bots), preset=match.preset, deals=match.deals, seed=match.seed, duplicate=True,
+        move_s=match.move_s, bank_s=match.bank_s, start_s=match.start_s,
+    )
+
+
+def _latency(record: dict[str, Any], seat: int) -> tuple[int, float | None, float | None, int | None]:
+    times = [a["ms"] for a in record["actions"] if a["seat"] == seat and isinstance(a.get("ms"), int)]
+    decisions = sum(1 for a in record["actions"] if a["seat"] == seat)
+    if not times:
+        return decisions, None, None, None
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return decisions, statistics.fmean(times), float(p95), ordered[-1]
+
+
+def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResult]) -> bool:
+    """Store every game of ``match`` with its seats, finish the match and apply its ratings: all or nothing.
+
+    False (and nothing written) if this task no longer holds the claim."""
+    from arena.ratings.services import ratings_apply_games
+
+    entries = list(match.entries.select_related("version__bot").order_by("index"))
+    now = timezone.now()
+    rated = match.rated
+    admitted = True
+    if match.kind == Match.Kind.ADMISSION:
+        faults = [r for r in results if r.offender is not None and r.seats[r.offender] == 0]
+        admitted = not faults
+        rated = rated and admitted
+    with transaction.atomic():
+        finished = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
+            status=Match.Status.DONE, finished=now
+        )
+        if finished != 1:
+            transaction.set_rollback(True)
+            return False
+        games: list[Game] = []
+        seats: list[GameSeat] = []
+        for number, result in enumerate(results):
+            record = result.record
+            game = Game(
+                match=match, number=number, deal=result.deal, rotation=result.rotation, preset=match.preset,
+                players=match.players, rated=rated, durak_seat=result.durak, draw=result.draw, reason=result.reason,
+                offender_seat=result.offender, detail=result.detail[:5000], decisions=len(record["actions"]),
+                bouts=result.bouts, record=record, finished=now,
+            )
+            games.append(game)
+        Game.objects.bulk_create(games)
+        for game, result in zip(games, results):
+            out = result.record["result"].get("out_order", [])
+            for seat, index in enumerate(result.seats):
+                decisions, mean, p95, most = _latency(result.record, seat)
+                seats.append(GameSeat(
+                    game=game, seat=seat, version=entries[index].version, durak=result.durak == seat,
+                    out_position=out.index(seat) + 1 if seat in out else None, offender=result.offender == seat,
+                    decisions=decisions, ms_mean=mean, ms_p95=p95, ms_max=most,
+                ))
+        GameSeat.objects.bulk_create(seats)
+        for entry in entries:
+            mine = [(r, r.seats.index(entry.index)) for r in results]
+            entry.games = len(mine)
+            entry.duraks = sum(1 for r, seat in mine if r.durak == seat)
+            entry.faults = sum(1 for r, seat in mine if r.offender == seat and r.reason in FAULTS)
+        MatchEntry.objects.bulk_update(entries, ["games", "duraks", "faults"])
+        if rated:
+            ratings_apply_games(games=games, seats=seats)
+        if match.kind == Match.Kind.ADMISSION:
+            _decide_admission(entries[0].version, admitted, results)
+    return True
+
+
+def _decide_admission(version: BotVersion, admitted: bool, results: Sequence[GameResult]) -> None:
+    from arena.bots.services import version_admit, version_reject
+
+    if admitted:
+        version_admit(version=version)
+        return
+    fault = next(r for r in results if r.offender is not None and r.seats[r.offender] == 0)
+    version_reject(
+        version=version,
+        error=f"admission: game {results.index(fault) + 1} against random was lost by {fault.reason}: {fault.detail}",
+    )

@@ -1,0 +1,79 @@
+"""Reads of the ratings app: ladders, standings, rating histories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from arena.bots.models import BotVersion
+from arena.ratings.models import Ladder, Rating, RatingPoint
+
+HISTORY_POINTS = 400
+"""Points per ladder on a bot page's chart: enough for its shape, few enough to stay fast at any game count."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A ladder line: rank is None while the rating is provisional (shown, not ranked)."""
+
+    rank: int | None
+    rating: Rating
+
+
+def ladder_list() -> QuerySet[Ladder]:
+    return Ladder.objects.all()
+
+
+def ladder_get(slug: str) -> Ladder:
+    preset, _, players = slug.rpartition("-")
+    if not players.isdigit():
+        raise Http404(f"no ladder {slug!r}")
+    ladder = Ladder.objects.filter(preset=preset, players=int(players)).first()
+    if ladder is None:
+        raise Http404(f"no ladder {slug!r}")
+    return ladder
+
+
+def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]:
+    """Active versions, ranked ones first by rating, then the provisional ones."""
+    rows = (
+        Rating.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
+        .select_related("version__bot__owner")
+        .order_by("provisional", "-rating")
+    )
+    if limit is not None:
+        rows = rows[:limit]
+    standings: list[Standing] = []
+    rank = 0
+    for row in rows:
+        if not row.provisional:
+            rank += 1
+        standings.append(Standing(None if row.provisional else rank, row))
+    return standings
+
+
+def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:
+    return Rating.objects.filter(version_id__in=version_ids).select_related("ladder", "version")
+
+
+def rating_history(version_ids: list[int]) -> dict[str, list[dict[str, float | str]]]:
+    """Per ladder slug, the history points of these versions (thinned evenly to ``HISTORY_POINTS``)."""
+    points = (
+        RatingPoint.objects.filter(version_id__in=version_ids)
+        .select_related("ladder")
+        .order_by("ladder_id", "at", "pk")
+        .values_list("ladder__preset", "ladder__players", "at", "rating", "se", "games", "version__number")
+    )
+    series: dict[str, list[dict[str, float | str]]] = {}
+    for preset, players, at, rating, se, games, number in points:
+        series.setdefault(f"{preset}-{players}", []).append(
+            {"t": at.isoformat(), "r": round(rating, 1), "lo": round(rating - 1.96 * se, 1),
+             "hi": round(rating + 1.96 * se, 1), "g": games, "v": number}
+        )
+    for slug, line in series.items():
+        if len(line) > HISTORY_POINTS:
+            step = len(line) / HISTORY_POINTS
+            series[slug] = [line[int(i * step)] for i in range(HISTORY_POINTS - 1)] + [line[-1]]
+    return series

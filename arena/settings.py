@@ -1,0 +1,152 @@
+"""Settings of the arena site, all from the environment (one file, strict parsing).
+
+The embedded defaults make a laptop run work with nothing configured: SQLite
+under ``var/``, the Redis broker on localhost, bots played in bubblewrap.
+Production sets ``DATABASE_URL`` (PostgreSQL), ``CELERY_BROKER_URL``,
+``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS``. A value that does not parse
+stops the start with the variable's name (django-environ raises
+``ImproperlyConfigured``), rather than running on a silent fallback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import django_stubs_ext
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(environ.Env().str("ARENA_VAR_DIR", default=str(BASE_DIR / "var")))
+
+env = environ.Env()
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+_DEV_SECRET = "durak-arena-development-only-secret-key-change-me-in-production"
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEV_SECRET)
+if SECRET_KEY == _DEV_SECRET and env.bool("ARENA_PRODUCTION", default=False):
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when ARENA_PRODUCTION is true")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_celery_beat",
+    "ninja",  # serves the OpenAPI docs' assets itself, so /api/docs works offline
+    "arena.accounts",
+    "arena.bots",
+    "arena.matches",
+    "arena.ratings",
+    "arena.web",
+    "arena.api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "arena.middleware.RequestSizeLimitMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "arena.urls"
+WSGI_APPLICATION = "arena.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'arena.sqlite3'}")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # Workers, beat and the web process share one file: wait for a lock instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# Security headers; HTTPS-only flags follow ARENA_HTTPS so a plain-HTTP laptop run still logs in.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+_HTTPS = env.bool("ARENA_HTTPS", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _HTTPS
+SECURE_HSTS_SECONDS = 31536000 if _HTTPS else 0
+
+# Uploads: a bot archive larger than this is refused before it is read (the request body limit is a little
+# larger so the form's other fields fit; DATA_UPLOAD_MAX_MEMORY_SIZE does not count file parts).
+ARENA_MAX_UPLOAD_BYTES = env.int("ARENA_MAX_UPLOAD_BYTES", default=5 * 1000 * 1000)
+FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_MAX_UPLOAD_BYTES + 64 * 1024
+
+# Where a worker keeps built bots (worker/build.py), and the sandbox it plays them in.
+ARENA_BOT_STORE = Path(env.str("ARENA_BOT_STORE", default=str(VAR_DIR / "bots")))
+ARENA_SANDBOX = env.str("ARENA_SANDBOX", default="bwrap")
+if ARENA_SANDBOX not in ("bwrap", "process", "none"):
+    raise ImproperlyConfigured(f"ARENA_SANDBOX={ARENA_SANDBOX!r}: use 'bwrap', 'process' or 'none'")
+
+# Admission: a new version plays this many duplicate deals against `random` under the arena's clock.
+ARENA_ADMISSION_DEALS = env.int("ARENA_ADMISSION_DEALS", default=4)
+ARENA_ADMISSION_PRESET = env.str("ARENA_ADMISSION_PRESET", default="classic")
+# The arena's clock for every rated and challenge match (seconds): per move, per-game bank, start.
+ARENA_MOVE_S = env.float("ARENA_MOVE_S", default=1.0)
+ARENA_BANK_S = env.float("ARENA_BANK_S", default=10.0)
+ARENA_START_S = env.float("ARENA_START_S", default=10.0)
+ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
+
+# Celery (worker/celery.py reads these through config_from_object with the CELERY_ namespace).
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+CELERY_RESULT_BACKEND = None  # results live in our own tables
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": env.str("ARENA_LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,13 @@
+"""The site's URLs: pages (arena.web), the REST API (arena.api), accounts and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from arena.api.api import api
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    path("accounts/", include("arena.accounts.urls")),
+    path("", include("arena.web.urls")),
+]
