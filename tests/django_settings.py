@@ -18,3 +18,4 @@ from arena.settings import *  # noqa: E402, F403
 # Pages find static files through the finders (no collectstatic before a test run).
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405

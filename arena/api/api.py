@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest
 from django.urls import reverse
-from ninja import File, Form, NinjaAPI, UploadedFile
+from ninja import File, Form, NinjaAPI, Status, UploadedFile
 from ninja.security import HttpBearer
 
 from arena.accounts.models import ApiToken
@@ -73,14 +73,14 @@ def _bot_out(bot: Bot) -> dict[str, Any]:
           summary="Upload a bot (zip or tar.gz with bot.toml) as a new version")
 def upload_version(
     request: HttpRequest, archive: File[UploadedFile], description: Form[str | None] = None
-) -> tuple[int, dict[str, Any]]:
+) -> Status[dict[str, Any]]:
     user = _user(request)
     try:
         version = version_submit(owner=user, filename=archive.name or "upload", data=archive.read(),
                                  description=description)
     except SubmissionError as error:
-        return error.status, {"detail": error.message}
-    return 201, _version_out(version, user)
+        return Status(error.status, {"detail": error.message})
+    return Status(201, _version_out(version, user))
 
 
 @api.get("/versions/{version_id}", response=VersionOut, auth=[TokenAuth(), lambda request: True],
@@ -133,19 +133,19 @@ def _ladder_out(slug: str) -> dict[str, Any]:
 
 @api.post("/challenges", auth=TokenAuth(), response={201: MatchOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
           summary="An unrated match of your bot against active bots")
-def create_challenge(request: HttpRequest, body: ChallengeIn) -> tuple[int, dict[str, Any]]:
+def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status[dict[str, Any]]:
     user = _user(request)
     active = {v.bot.name: v for v in active_versions().filter(bot__name__in=[body.bot, *body.opponents])}
     missing = [name for name in [body.bot, *body.opponents] if name not in active]
     if missing:
-        return 404, {"detail": f"no active version of {', '.join(missing)}"}
+        return Status(404, {"detail": f"no active version of {', '.join(missing)}"})
     try:
         match = challenge_create(user=user, version=active[body.bot],
                                  opponents=[active[name] for name in body.opponents], preset=body.preset)
     except MatchError as error:
         status = 403 if "belongs to another author" in str(error) else 400
-        return status, {"detail": str(error)}
-    return 201, _match_out(match_get(match.pk))
+        return Status(status, {"detail": str(error)})
+    return Status(201, _match_out(match_get(match.pk)))
 
 
 @api.get("/matches/{match_id}", response=MatchOut, summary="A match, its bots and its games")

@@ -114,3 +114,18 @@ def run_tasks() -> Iterator[None]:
     yield
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_eager_propagates = False
+
+
+@pytest.fixture
+def admitted(
+    alice: User, references: dict[str, BotVersion], make_archive: Callable[..., bytes], run_tasks: None
+) -> BotVersion:
+    """Alice's bot ``mybot``, submitted and admitted for real (built, and played against random in bubblewrap)."""
+    from arena.bots.services import version_submit
+
+    with_description = "Plays <script>alert('x')</script> & wins"
+    version = version_submit(owner=alice, filename="mybot.tar.gz", data=make_archive("mybot"),
+                             description=with_description)
+    version.refresh_from_db()
+    assert version.status == BotVersion.Status.ACTIVE, version.error
+    return version
