@@ -1,0 +1,110 @@
+"""The whole way, as a new author goes it: sign up, make a token, ``durak submit`` over HTTP to a running site,
+a real Celery worker (Redis broker, PostgreSQL) builds the bot and plays its admission in bubblewrap, and the
+bot appears on the ladder with replayable games."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from arena.bots.models import BotVersion
+from arena.matches.models import Game
+from bots_sdk.engine import GameRecord
+from bots_sdk.engine.replay import replay
+from tests.arena.conftest import scaffold
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def celery_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A real worker process on the test database, serving both queues (referee and default)."""
+    broker = settings.CELERY_BROKER_URL
+    client = redis.Redis.from_url(broker)
+    client.ping()
+    client.flushdb()
+    database = connection.settings_dict
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.django_settings", "PYTHONPATH": str(ROOT),
+           "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+           "CELERY_BROKER_URL": broker, "ARENA_VAR_DIR": os.environ["ARENA_VAR_DIR"]}
+    log = tmp_path / "worker.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default", "--concurrency",
+         "1", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    yield process
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    client.flushdb()
+    print(log.read_text()[-3000:])
+
+
+def test_a_new_author_submits_with_durak_submit_and_sees_the_bot_admitted_and_rated(
+    live_server: object, celery_worker: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    url = str(live_server)
+    browser = Client()
+    signup = browser.post("/accounts/signup/", {"username": "newcomer", "password1": "a-Long-pass-4-durak",
+                                                "password2": "a-Long-pass-4-durak"})
+    assert signup.status_code == 302
+    page = browser.post("/accounts/", {"name": "laptop"}).content.decode()
+    token = page.split("<pre><code>")[1].split("</code></pre>")[0]
+    folder = scaffold(tmp_path, "firstbot")
+    started = time.monotonic()
+    submitted = subprocess.run(
+        [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", url, "--token", token,
+         "--timeout", "180"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert submitted.returncode == 0, submitted.stdout + submitted.stderr
+    lines = submitted.stdout.splitlines()
+    assert lines[0].startswith("uploaded firstbot v1: pending")
+    assert lines[-1].startswith("admitted: ") and "/versions/" in lines[-1]
+    version = BotVersion.objects.get(bot__name="firstbot")
+    assert version.status == BotVersion.Status.ACTIVE
+    print(f"upload to admitted: {time.monotonic() - started:.1f} s")
+    ladder = Client().get("/api/ladders/classic-2").json()
+    mine = next(s for s in ladder["standings"] if s["bot"] == "firstbot")
+    assert mine["games"] > 0 and mine["provisional"]
+    game = Game.objects.filter(seats__version=version).first()
+    assert game is not None and replay(GameRecord.from_dict(game.record)).status == "ok"
+    assert Client().get(f"/games/{game.pk}/").status_code == 200
+
+
+def test_durak_submit_says_what_is_wrong(live_server: object, tmp_path: Path) -> None:
+    folder = scaffold(tmp_path, "lonely")
+    bad_token = subprocess.run(
+        [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", str(live_server), "--token", "x"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert bad_token.returncode == 2
+    assert "401" in bad_token.stderr and "--token" in bad_token.stderr
+    no_server = subprocess.run(
+        [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", "http://127.0.0.1:9", "--token",
+         "x"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert no_server.returncode == 2 and "cannot reach" in no_server.stderr
+    (folder / "bot.toml").write_text('name = "has space"\n')
+    bad_bot = subprocess.run(
+        [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", str(live_server), "--token", "x"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert bad_bot.returncode == 2 and "name" in bad_bot.stderr
