@@ -7,14 +7,14 @@ URL; ``DATABASE_URL`` in the environment overrides it.
 import os
 import tempfile
 
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_arena")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres:postgres@127.0.0.1:5432/durak_arena")
 if "ARENA_VAR_DIR" not in os.environ:
     os.environ["ARENA_VAR_DIR"] = tempfile.mkdtemp(prefix="durak-arena-test-")
     os.chmod(os.environ["ARENA_VAR_DIR"], 0o755)  # the sandbox's uids read built bots below it
 os.environ.setdefault("ARENA_ADMISSION_DEALS", "2")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")  # the arena tests' own Redis database
 
-from arena.settings import *  # noqa: E402, F403
+from arena.settings import *  # noqa: F403
 
 # Pages find static files through the finders (no collectstatic before a test run).
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405

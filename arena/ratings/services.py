@@ -124,3 +124,15 @@ def ratings_refit(ladder: Ladder) -> int:
         RatingPoint.objects.bulk_create(points)
         Ladder.objects.filter(pk=ladder.pk).update(fitted=now, fit_games=len(games))
     return len(games)
+
+
+REFIT_TASK = "arena.ratings.refit_ladders"
+REFIT_SCHEDULE_NAME = "Refit every ladder"
+
+
+def refit_schedule_ensure(every_minutes: int = 60) -> None:
+    """The periodic batch fit as a django-celery-beat schedule (editable in the admin; kept if it exists)."""
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    interval, _ = IntervalSchedule.objects.get_or_create(every=every_minutes, period=IntervalSchedule.MINUTES)
+    PeriodicTask.objects.get_or_create(name=REFIT_SCHEDULE_NAME, defaults={"task": REFIT_TASK, "interval": interval})

@@ -99,7 +99,7 @@ def test_the_task_plays_and_stores_and_a_second_delivery_does_nothing(
 ) -> None:
     settings.ARENA_SANDBOX = "none"
     match = queued(references, rated=False)
-    assert play_match.apply(args=[match.pk], task_id="t1").get() == "stored"
-    assert play_match.apply(args=[match.pk], task_id="t2").get().startswith("not claimed")
+    assert play_match.apply(args=(match.pk,), task_id="t1").get() == "stored"
+    assert play_match.apply(args=(match.pk,), task_id="t2").get().startswith("not claimed")
     assert Game.objects.filter(match=match, rated=False).count() == 2
     assert not Rating.objects.exists()  # unrated

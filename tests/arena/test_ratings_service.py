@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import pytest
 from django.contrib.auth.models import User
@@ -23,7 +24,7 @@ def versions(n: int) -> list[BotVersion]:
                                       language="python", status=BotVersion.Status.ACTIVE) for i in range(n)]
 
 
-def store_games(tables: list[tuple[list[BotVersion], int | None]], rated: bool = True) -> None:
+def store_games(tables: Sequence[tuple[list[BotVersion], int | None]], rated: bool = True) -> None:
     match = Match.objects.create(kind="ladder", preset="classic", players=len(tables[0][0]), deals=len(tables),
                                  seed="s", rated=rated, move_s=1, bank_s=10, start_s=10)
     games, seats = [], []

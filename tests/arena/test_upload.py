@@ -29,7 +29,7 @@ def test_the_api_stores_an_upload_as_a_pending_version_and_queues_its_admission(
         status, body = api_upload(Client(), alice_token, "mybot.tar.gz", make_archive("mybot"))
     assert status == 201, body
     assert body["bot"] == "mybot" and body["number"] == 1 and body["status"] == "pending"
-    version = BotVersion.objects.get(pk=body["id"])
+    version = BotVersion.objects.get(pk=int(str(body["id"])))
     assert version.bot.owner.username == "alice"
     assert version.archive is not None and len(bytes(version.archive)) > 100
     assert len(callbacks) == 1  # the admission task, sent only once the upload is committed

@@ -37,7 +37,7 @@ def celery_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     client.flushdb()
     database = connection.settings_dict
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.django_settings", "PYTHONPATH": str(ROOT),
-           "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+           "DATABASE_URL": "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(**database),
            "CELERY_BROKER_URL": broker, "ARENA_VAR_DIR": os.environ["ARENA_VAR_DIR"]}
     log = tmp_path / "worker.log"
     process = subprocess.Popen(
