@@ -1,0 +1,447 @@
+"""The replay viewer's frames: a ``durak-game/1`` record re-executed by the engine, one state per step.
+
+``replay_frames(record)`` is pure (engine only, no database): the page embeds
+what it returns as JSON and ``web/replay.js`` draws it. Step 0 is the deal; then
+one step per decision, forced moves included (exactly the steps of ``durak replay
+--trace``), each with the full true state after it and a human caption.
+
+Frames schema (cards are 2-character texts such as ``"TS"``; a hand, a known set and a table pair
+are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; seats are ints)::
+
+    {"format": "durak-frames/1",
+     "preset": "classic", "players": 2, "rules": {...the record's rules...},
+     "dealer": 1, "deck_size": 36, "hand_size": 6, "trump": "D", "trump_card": "6D",
+     "seats": [{"seat": 0, "bot": "gentle", "version": "1", "name": "gentle"}, ...],
+     "result": {"durak": 1, "draw": false, "reason": "normal", "out_order": [0],
+                "offender": null, "detail": ""},       # the record's stored result
+     "complete": true,            # every action replayed and the result matches
+     "error": null,               # or why the replay stopped early / differs
+     "bouts": 17,
+     "steps": [{
+        "seat": 0, "action": "attack 6S",   # null for step 0 (the deal)
+        "forced": false, "ms": 2,           # ms: null when not recorded (and for forced steps)
+        "label": "leads 6♠",               # short, for the move list
+        "caption": "Seat 0 (gentle) leads 6♠",
+        "hl": ["6S"],                       # the card(s) of this step, to highlight
+        "hands": ["7S9SJH", ...],           # every true hand, sorted for display (trumps last)
+        "known": ["", "9H", ...],           # per seat: the cards of that hand every seat knows
+        "table": ["6S9S", "7S"],            # attack card, then its cover if beaten
+        "stock": 12, "trump_card": "6D", "trump_by": null,   # who drew the turned-up card
+        "discard": 4,                       # cards in the discard pile
+        "attacker": 0, "defender": 1, "take": false, "bout": 1,
+        "out": [2],                         # seats out (safe), in the order they went out
+        "next": 1,                          # who acts next (null at the end)
+        "bout_end": null,                   # or {"bout", "taken", "by", "cards", "draws": [[seat, n]], "out"}
+        "forfeit": null,                    # last step of a forfeit: {"seat", "reason", "detail"}
+     }, ...]}
+
+Seat ``k``'s view at a step is what ``game.observation(k)`` shows (RULES.md
+section 9): ``hands[k]``, the size of every other hand, and ``known[s]`` of every
+other seat, nothing else of theirs (``seat_view`` builds it). ``known`` is the
+observation's ``known_cards``, which is the same for every observer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules
+from bots_sdk.engine.cards import mask_to_cards
+from bots_sdk.engine.game import ACTED, DREW
+from bots_sdk.engine.outcome import Reason
+
+FORMAT: Final = "durak-frames/1"
+SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_DISPLAY_SUIT_ORDER: Final = {0: 0, 1: 1, 3: 2, 2: 3}
+"""Spades, hearts, clubs, diamonds: black and red alternate in a sorted hand."""
+
+
+def pretty(card: str) -> str:
+    """``"TS"`` as people write it: ``"10♠"``."""
+    return ("10" if card[0] == "T" else card[0]) + SYMBOLS.get(card[1], card[1])
+
+
+def split_cards(text: str) -> list[str]:
+    """A frame's card string as a list: ``"7S9SJH"`` -> ``["7S", "9S", "JH"]``."""
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def seat_view(frames: Mapping[str, Any], step: int, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows of the hands at ``step``: its own hand, and per other seat the count and known cards.
+
+    Exactly the hand part of ``game.observation(seat)``: ``hand``, ``hand_sizes`` and ``known_cards``.
+    """
+    state = frames["steps"][step]
+    hands: list[str] = state["hands"]
+    return {
+        "seat": seat,
+        "hand": split_cards(hands[seat]),
+        "sizes": [len(h) // 2 for h in hands],
+        "known": [split_cards(hands[s] if s == seat else state["known"][s]) for s in range(len(hands))],
+    }
+
+
+# ---------------------------------------------------------------------- the engine, watched
+
+
+class _Watched(Game):
+    """A ``Game`` that snapshots its state after every action and every end of a bout.
+
+    The engine applies forced moves inside ``push``; hooking its two state
+    transitions (``_step`` and ``_end_bout``) gives the state after each of them.
+    Forced passes are written straight to the history and change nothing visible.
+    """
+
+    def _step(self, seat: int, action: Action, forced: bool) -> None:
+        if not self.__dict__.get("_snaps"):
+            self._snapshot(None)  # the deal, before a forced move made during it
+        super()._step(seat, action, forced)
+        self._snapshot(None)
+
+    def _end_bout(self) -> bool:
+        before = len(self._history)
+        defender = self.defender
+        taken = self.take_declared
+        bout = self.bout
+        cards = [str(c) for pair in self.table() for c in pair if c is not None]
+        was_out = set(self.out_order)
+        over = super()._end_bout()
+        draws = [[e[1], e[2]] for e in self._history[before:] if e[0] == DREW]
+        event = {
+            "bout": bout, "taken": taken, "by": defender, "cards": cards, "draws": draws,
+            "out": [s for s in self.out_order if s not in was_out],
+            "turn_up": any(e[0] == DREW and e[3] for e in self._history[before:]),
+        }
+        self._snapshot(event)
+        return over
+
+    def _snapshot(self, event: dict[str, Any] | None) -> None:
+        snaps: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = self.__dict__.setdefault("_snaps", [])
+        snaps.append((len(self._history), _state(self), event))
+
+
+def _sort_key(trump: int) -> Any:
+    def key(card: Card) -> tuple[int, int, int]:
+        return (card.suit == trump, _DISPLAY_SUIT_ORDER[card.suit], card.rank)
+    return key
+
+
+def _state(game: Game) -> dict[str, Any]:
+    key = _sort_key(game.trump)
+    n = game.players
+    return {
+        "hands": ["".join(map(str, sorted(mask_to_cards(game.hand_mask(s)), key=key))) for s in range(n)],
+        "known": ["".join(map(str, sorted(mask_to_cards(game.known_mask(s)), key=key))) for s in range(n)],
+        "table": [str(a) if c is None else f"{a}{c}" for a, c in game.table()],
+        "stock": game.stock_size,
+        "trump_card": str(game.trump_card),
+        "trump_by": game.trump_drawn_by,
+        "discard": game.discard_mask().bit_count(),
+        "attacker": game.attacker,
+        "defender": game.defender,
+        "take": game.take_declared,
+        "bout": game.bout,
+        "out": list(game.out_order),
+    }
+
+
+# ---------------------------------------------------------------------- reading a record, leniently
+
+
+def _seats(record: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
+    raw = record.get("seats")
+    items = raw if isinstance(raw, list) else []
+    seats = []
+    for s in range(players):
+        item = items[s] if s < len(items) and isinstance(items[s], Mapping) else {}
+        bot = item.get("bot")
+        version = item.get("version", "")
+        bot_text = bot if isinstance(bot, str) and bot else f"seat {s}"
+        seats.append({
+            "seat": s, "bot": bot_text, "version": str(version) if isinstance(version, str | int) else "",
+            "name": bot_text,
+        })
+    return seats
+
+
+def _result(record: Mapping[str, Any]) -> dict[str, Any]:
+    raw = record.get("result")
+    data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+
+    def seat(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    out_order = data.get("out_order")
+    detail = data.get("detail")
+    reason = data.get("reason")
+    return {
+        "durak": seat(data.get("durak")),
+        "draw": data.get("draw") is True,
+        "reason": reason if isinstance(reason, str) else "",
+        "out_order": [s for s in out_order if seat(s) is not None] if isinstance(out_order, list) else [],
+        "offender": seat(data.get("offender")),
+        "detail": detail if isinstance(detail, str) else "",
+    }
+
+
+def _salvage(record: Mapping[str, Any]) -> tuple[Rules, int, list[Card], list[tuple[int, Action, int | None]], str]:
+    """Rules, deal and the actions of a record that failed strict reading, up to the first bad action.
+
+    Raises ``DurakError`` (or ``TypeError``/``ValueError``) when not even the deal can be read.
+    """
+    rules = Rules.from_dict(record["rules"])
+    dealer = record.get("dealer", rules.players - 1)
+    deck = [Card.parse(text) for text in record["deck"]]
+    Game.from_deck(rules, deck, dealer)
+    actions: list[tuple[int, Action, int | None]] = []
+    raw = record.get("actions")
+    items = raw if isinstance(raw, list) else []
+    for i, item in enumerate(items):
+        try:
+            seat = item["seat"]
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise TypeError(f"actions[{i}].seat: {seat!r} is not a seat")
+            action = Action.parse(item["action"])
+        except (DurakError, TypeError, KeyError, ValueError) as error:
+            return rules, dealer, deck, actions, f"actions[{i}]: {error}"
+        ms = item.get("ms")
+        actions.append((seat, action, int(ms) if isinstance(ms, int | float) and not isinstance(ms, bool) else None))
+    return rules, dealer, deck, actions, ""
+
+
+# ---------------------------------------------------------------------- captions
+
+
+def _who(seats: list[dict[str, Any]], seat: int) -> str:
+    return f"Seat {seat} ({seats[seat]['name']})"
+
+
+def _describe(action: Action, seat: int, forced: bool, before: dict[str, Any], after: dict[str, Any],
+              seats: list[dict[str, Any]]) -> tuple[str, str, list[str]]:
+    """The move list label, the caption's first sentence and the cards to highlight."""
+    who = _who(seats, seat)
+    kind = action.kind
+    card = str(action.card) if action.card is not None else ""
+    if kind is ActionKind.ATTACK:
+        if not before["table"]:
+            label = f"leads {pretty(card)}"
+        else:
+            label = f"throws in {pretty(card)}"
+        return label, f"{who} {label}" + (" (the only card)" if forced else ""), [card]
+    if kind is ActionKind.DEFEND:
+        target = str(action.target)
+        label = f"beats {pretty(target)} with {pretty(card)}"
+        return label, f"{who} {label}", [card, target]
+    if kind is ActionKind.TAKE:
+        if forced:
+            return "takes (forced)", f"{who} cannot beat the table and will take", []
+        return "will take", f"{who} gives up and will take", []
+    if kind is ActionKind.PASS:
+        if forced:
+            return "passes", f"{who} has nothing to add", []
+        return "passes", f"{who} passes", []
+    if kind is ActionKind.TRANSFER:
+        label = f"transfers with {pretty(card)}"
+        return label, f"{who} {label} to {_who(seats, after['defender'])}", [card]
+    if kind is ActionKind.EXCHANGE:
+        old, new = before["trump_card"], after["trump_card"]
+        label = f"exchanges {pretty(new)} for {pretty(old)}"
+        return label, f"{who} {label}, the turned-up trump", [old, new]
+    return str(action), f"{who}: {action}", []
+
+
+def _bout_sentence(event: dict[str, Any], seats: list[dict[str, Any]], trump_card: str) -> str:
+    count = len(event["cards"])
+    plural = "card" if count == 1 else "cards"
+    if event["taken"]:
+        text = f"Bout {event['bout']}: {_who(seats, event['by'])} takes {count} {plural}."
+    else:
+        text = f"Bout {event['bout']}: {count} {plural} to the discard."
+    draws = [f"seat {s} draws {n}" for s, n in event["draws"]]
+    if draws:
+        joined = ", ".join(draws)
+        text += " " + joined[0].upper() + joined[1:]
+        text += f" (the last, with the trump {pretty(trump_card)})." if event["turn_up"] else "."
+    for s in event["out"]:
+        text += f" {_who(seats, s)} is out."
+    return text
+
+
+def _end_sentence(outcome: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    reason = outcome["reason"]
+    if outcome["durak"] is not None and not Reason(reason).is_forfeit:
+        return f"{_who(seats, outcome['durak'])} is the durak."
+    if reason == Reason.PICKUP_LIMIT:
+        return "Draw: too many takes in a row with an empty stock."
+    if reason == Reason.MAX_BOUTS:
+        return "Draw: the bout limit was reached."
+    if reason == Reason.NORMAL:
+        return "Draw: the last players went out together."
+    return ""
+
+
+# ---------------------------------------------------------------------- the frames
+
+
+def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
+    """Re-execute ``record`` with the engine and return the viewer's frames (see the module docstring).
+
+    Never raises for a bad record: the steps that replayed come back with ``error`` saying what went wrong.
+    """
+    frames: dict[str, Any] = {
+        "format": FORMAT, "preset": "", "players": 0, "rules": {}, "dealer": None, "deck_size": 0,
+        "hand_size": 0, "trump": "", "trump_card": "", "seats": [], "result": _result({}), "complete": False,
+        "error": None, "bouts": 0, "steps": [],
+    }
+    if not isinstance(record, Mapping):
+        frames["error"] = f"the record is not a JSON object but {type(record).__name__}"
+        return frames
+    frames["result"] = _result(record)
+    error = ""
+    try:
+        parsed = GameRecord.from_dict(record)
+        rules, dealer, deck = parsed.rules, parsed.dealer, list(parsed.deck)
+        actions = [(a.seat, a.action, a.ms) for a in parsed.actions]
+    except Exception as strict_error:  # RecordError, or anything odd in a hand-made record
+        error = f"malformed record: {strict_error}"
+        try:
+            rules, dealer, deck, actions, _ = _salvage(record)
+        except (DurakError, TypeError, ValueError, KeyError, AttributeError):
+            frames["error"] = error
+            seats_raw = record.get("seats")
+            if isinstance(seats_raw, list):
+                frames["seats"] = _seats(record, len(seats_raw))
+            return frames
+    players = rules.players
+    seats = _seats(record, players)
+    frames.update(
+        preset=rules.preset_name, players=players, rules=rules.to_dict(), dealer=dealer, deck_size=rules.deck,
+        hand_size=rules.hand_size, seats=seats,
+    )
+    try:
+        steps, game, replay_error = _replay(rules, dealer, deck, actions, seats)
+    except Exception as crash:  # an engine bug must not take the page down
+        frames["error"] = f"the replay failed: {type(crash).__name__}: {crash}"
+        return frames
+    frames["trump"] = game.trump_card.suit.letter if steps else ""
+    frames["trump_card"] = steps[0]["trump_card"] if steps else ""
+    frames["steps"] = steps
+    frames["bouts"] = game.bout
+    error = error or replay_error
+    stored = frames["result"]
+    if not error:
+        error = _finish(game, steps, stored, seats)
+    frames["complete"] = not error
+    frames["error"] = error or None
+    return frames
+
+
+def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int, Action, int | None]],
+            seats: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Game, str]:
+    game = _Watched.from_deck(rules, deck, dealer)
+    assert isinstance(game, _Watched)
+    if not game.__dict__.get("_snaps"):
+        game._snapshot(None)
+    steps: list[dict[str, Any]] = []
+    deal = dict(game.__dict__["_snaps"][0][1])
+    first = deal["attacker"]
+    deal.update(
+        seat=None, action=None, forced=False, ms=None, label="deal", hl=[], bout_end=None, forfeit=None,
+        caption=(
+            f"{_who(seats, dealer)} deals {rules.hand_size} cards each; the trump is {pretty(deal['trump_card'])}. "
+            f"{_who(seats, first)} attacks first, {_who(seats, deal['defender'])} defends."
+        ),
+    )
+    steps.append(deal)
+    seen = 0  # history entries turned into steps
+    used = 1  # snapshots used
+    previous = deal
+
+    def collect(ms: int | None) -> None:
+        nonlocal seen, used, previous
+        history = game._history
+        snaps = game.__dict__["_snaps"]
+        acted = [i for i in range(seen, len(history)) if history[i][0] == ACTED]
+        for j, index in enumerate(acted):
+            limit = acted[j + 1] if j + 1 < len(acted) else len(history)
+            state: dict[str, Any] = previous
+            event = None
+            while used < len(snaps) and snaps[used][0] <= limit:
+                state = snaps[used][1]
+                event = snaps[used][2] or event
+                used += 1
+            _, seat, action, forced = history[index]
+            assert isinstance(action, Action)
+            label, caption, hl = _describe(action, seat, bool(forced), previous, state, seats)
+            step = dict(state)
+            if event is not None:
+                caption += ". " + _bout_sentence(event, seats, state["trump_card"])
+                if event["taken"]:
+                    hl = list(event["cards"])
+            else:
+                caption += "."
+            step.update(
+                seat=seat, action=str(action), forced=bool(forced), ms=None if forced else ms, label=label,
+                caption=caption, hl=hl, bout_end=event, forfeit=None,
+            )
+            steps.append(step)
+            previous = state
+        seen = len(history)
+
+    collect(None)
+    error = ""
+    for i, (seat, action, ms) in enumerate(actions):
+        if game.is_over():
+            error = f"action {i} ({action}, seat {seat}) comes after the end of the game"
+            break
+        why = game.why_illegal(action, seat)
+        if why:
+            error = f"action {i} of the record ({action}, seat {seat}) is illegal at step {len(steps)}: {why}"
+            break
+        game.push(action)
+        collect(ms)
+    for j, step in enumerate(steps):
+        step["next"] = steps[j + 1]["seat"] if j + 1 < len(steps) else game.to_act
+    return steps, game, error
+
+
+def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    """Annotate the last step with the end of the game; return an error if it differs from the stored result."""
+    last = steps[-1]
+    if game.outcome is not None:
+        replayed = game.outcome.to_dict()
+        sentence = _end_sentence(replayed, seats)
+        if sentence:
+            last["caption"] += " " + sentence
+        same = all(replayed.get(k) == stored.get(k) for k in ("durak", "draw", "reason", "out_order"))
+        if not same:
+            return (
+                f"the stored result ({_result_text(stored)}) differs from the replay ({_result_text(replayed)})"
+            )
+        return ""
+    reason = stored["reason"]
+    try:
+        forfeit = Reason(reason).is_forfeit
+    except ValueError:
+        forfeit = False
+    if not forfeit:
+        return f"the record stops before the game ends (seat {game.to_act} is to act at step {len(steps)})"
+    offender = stored["offender"]
+    last["forfeit"] = {"seat": offender, "reason": reason, "detail": stored["detail"]}
+    if offender is not None and 0 <= offender < len(seats):
+        text = f"{_who(seats, offender)} forfeits ({reason}"
+        text += f": {stored['detail']})." if stored["detail"] else ")."
+        last["caption"] += " " + text + f" {_who(seats, offender)} is the durak."
+    if offender != game.to_act:
+        return f"the stored offender is seat {offender}, but seat {game.to_act} was to act"
+    return ""
+
+
+def _result_text(result: Mapping[str, Any]) -> str:
+    if result.get("durak") is None:
+        return f"draw, {result.get('reason')}"
+    return f"seat {result.get('durak')} durak, {result.get('reason')}, out {result.get('out_order')}"
+
+
+__all__ = ["FORMAT", "pretty", "replay_frames", "seat_view", "split_cards"]

@@ -1,0 +1,456 @@
+// The replay viewer: draws the frames that arena.matches.replay computed (embedded as #replay-frames).
+// Vanilla ES2020, no dependencies, nothing fetched. Deep links: #step=12&view=2 (or view=all).
+(() => {
+  "use strict";
+
+  const root = document.getElementById("replay");
+  const dataNode = document.getElementById("replay-frames");
+  if (!root || !dataNode) return;
+  const F = JSON.parse(dataNode.textContent);
+  const steps = F.steps || [];
+  const N = F.players || 0;
+  const LAST = steps.length - 1;
+  if (LAST < 0 || N < 2) {
+    root.classList.add("rp-empty");
+    return;
+  }
+
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    felt: $("rp-felt"), opponents: $("rp-opponents"), home: $("rp-home"), deck: $("rp-deck"),
+    table: $("rp-table"), discard: $("rp-discard"), caption: $("caption"), meta: $("rp-step-meta"),
+    counter: $("step-counter"), slider: $("step-slider"), view: $("perspective"), speed: $("speed"),
+    moves: $("move-list"), first: $("btn-first"), back: $("btn-back"), play: $("btn-play"),
+    forward: $("btn-forward"), last: $("btn-last"),
+  };
+
+  const RED = { H: true, D: true };
+  const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const RANK_NAME = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+  const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const SVG = "http://www.w3.org/2000/svg";
+  const BASE_MS = 1100;
+
+  const split = (text) => (text ? text.match(/../g) : []) || [];
+  const rankText = (r) => (r === "T" ? "10" : r);
+  const name = (k) => (F.seats[k] ? F.seats[k].name : `seat ${k}`);
+  const ordinal = (n) => n + (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th");
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function pip(suit, cls) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", cls);
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    const use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", `#rp-suit-${suit}`);
+    svg.appendChild(use);
+    return svg;
+  }
+
+  // ------------------------------------------------------------------ cards
+
+  const faces = new Map();
+
+  function buildFace(code) {
+    const rank = code[0];
+    const suit = code[1];
+    const card = el("div", `rp-card rp-face rp-${suit}${RED[suit] ? " rp-red" : ""}`);
+    card.dataset.card = code;
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`);
+    card.title = rankText(rank) + SYMBOL[suit];
+    for (const corner of ["rp-tl", "rp-br"]) {
+      const ix = el("span", `rp-ix ${corner}`);
+      ix.appendChild(el("b", "", rankText(rank)));
+      ix.appendChild(pip(suit, "rp-ix-pip"));
+      card.appendChild(ix);
+    }
+    if (rank === "J" || rank === "Q" || rank === "K") {
+      const court = el("span", "rp-court");
+      court.appendChild(el("b", "", rank));
+      court.appendChild(pip(suit, "rp-court-pip"));
+      card.appendChild(court);
+    } else {
+      card.appendChild(pip(suit, rank === "A" ? "rp-pip rp-ace" : "rp-pip"));
+    }
+    return card;
+  }
+
+  function face(code, extra) {
+    let proto = faces.get(code);
+    if (!proto) {
+      proto = buildFace(code);
+      faces.set(code, proto);
+    }
+    const node = proto.cloneNode(true);
+    if (extra) node.classList.add(...extra.split(" "));
+    return node;
+  }
+
+  function back(extra) {
+    const node = el("div", `rp-card rp-back${extra ? ` ${extra}` : ""}`);
+    node.dataset.card = "back";
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", "face-down card");
+    return node;
+  }
+
+  // ------------------------------------------------------------------ derived data
+
+  // The discard pile is public: the cards of every beaten-off bout so far.
+  const discardAt = [];
+  {
+    let pile = [];
+    for (const s of steps) {
+      if (s.bout_end && !s.bout_end.taken) pile = pile.concat(s.bout_end.cards);
+      discardAt.push(pile);
+    }
+  }
+  const lastOutcome = F.complete && steps[LAST].next === null;
+
+  // ------------------------------------------------------------------ state
+
+  let cur = 0;
+  let view = "all";
+  let timer = null;
+  const seatEls = [];
+
+  function homeSeat() {
+    return view === "all" ? 0 : view;
+  }
+
+  function buildSeats() {
+    ui.opponents.textContent = "";
+    ui.home.textContent = "";
+    seatEls.length = 0;
+    const home = homeSeat();
+    for (let i = 0; i < N; i++) {
+      const k = (home + i) % N;
+      const panel = el("section", `rp-seat${i === 0 ? " rp-seat-home" : ""}`);
+      panel.dataset.seat = String(k);
+      const head = el("div", "rp-seat-head");
+      head.appendChild(el("span", `rp-seat-no rp-s${k}`, String(k)));
+      head.appendChild(el("span", "rp-seat-name", name(k)));
+      const chips = el("span", "rp-chips");
+      head.appendChild(chips);
+      const count = el("span", "rp-count");
+      count.title = "cards in hand";
+      head.appendChild(count);
+      const hand = el("div", "rp-hand");
+      panel.appendChild(head);
+      panel.appendChild(hand);
+      (i === 0 ? ui.home : ui.opponents).appendChild(panel);
+      seatEls[k] = { panel, chips, count, hand };
+    }
+    root.dataset.view = String(view);
+  }
+
+  // ------------------------------------------------------------------ drawing one step
+
+  function chip(box, text, kind) {
+    box.appendChild(el("span", `rp-chip rp-chip-${kind}`, text));
+  }
+
+  function drawSeat(k, s, prev, animate) {
+    const { panel, chips, count, hand } = seatEls[k];
+    const held = split(s.hands[k]);
+    const open = view === "all" || view === k;
+    const outIndex = s.out.indexOf(k);
+    const final = cur === LAST && lastOutcome;
+    panel.classList.toggle("is-next", s.next === k);
+    panel.classList.toggle("is-actor", s.seat === k);
+    panel.classList.toggle("is-out", outIndex >= 0);
+    panel.classList.toggle("is-open", open);
+    chips.textContent = "";
+    if (outIndex >= 0) chip(chips, `out ${ordinal(outIndex + 1)}`, "safe");
+    if (final && F.result.durak === k) chip(chips, "durak", "durak");
+    if (s.forfeit && s.forfeit.seat === k) chip(chips, `forfeit: ${s.forfeit.reason}`, "durak");
+    if (!final && outIndex < 0 && held.length + (s.stock || 0) > 0) {
+      if (s.defender === k) chip(chips, s.take ? "takes" : "defends", s.take ? "take" : "defend");
+      else if (s.attacker === k) chip(chips, "attacks", "attack");
+    }
+    if (s.next === k) chip(chips, "to act", "next");
+    count.textContent = String(held.length);
+
+    const hl = new Set(s.hl);
+    const before = prev ? new Set(split(prev.hands[k])) : null;
+    hand.textContent = "";
+    hand.classList.toggle("rp-many", held.length > 8);
+    const slots = [];
+    if (open) {
+      for (const code of held) {
+        let extra = "";
+        if (hl.has(code)) extra += " rp-hl";
+        if (animate && before && !before.has(code)) extra += " rp-new";
+        slots.push(face(code, extra.trim()));
+      }
+    } else {
+      const known = split(s.known[k]);
+      for (const code of known) {
+        let extra = "rp-known";
+        if (hl.has(code)) extra += " rp-hl";
+        if (animate && before && !before.has(code)) extra += " rp-new";
+        slots.push(face(code, extra));
+      }
+      const hidden = held.length - known.length;
+      const wasHidden = prev ? split(prev.hands[k]).length - split(prev.known[k]).length : hidden;
+      for (let j = 0; j < hidden; j++) {
+        slots.push(back(animate && j >= wasHidden ? "rp-new" : ""));
+      }
+    }
+    for (const card of slots) {
+      const slot = el("div", "rp-slot");
+      slot.appendChild(card);
+      hand.appendChild(slot);
+    }
+    if (!slots.length) hand.appendChild(el("span", "rp-hand-empty", outIndex >= 0 ? "safe" : "no cards"));
+  }
+
+  function drawTable(s, animate) {
+    const box = ui.table;
+    box.textContent = "";
+    box.classList.toggle("is-taking", !!s.take);
+    const hl = new Set(s.hl);
+    for (const pair of s.table) {
+      const [attack, cover] = split(pair);
+      const slot = el("div", `rp-pair${cover ? " is-beaten" : ""}`);
+      slot.appendChild(face(attack, `rp-attack${hl.has(attack) ? " rp-hl" : ""}${animate && hl.has(attack) && !cover ? " rp-enter" : ""}`));
+      if (cover) {
+        slot.appendChild(face(cover, `rp-cover${hl.has(cover) ? " rp-hl" : ""}${animate && hl.has(cover) ? " rp-enter" : ""}`));
+      }
+      box.appendChild(slot);
+    }
+    if (!s.table.length) {
+      let note = s.seat === null ? `Bout 1 · trump ${SYMBOL[F.trump] || ""}` : "";
+      if (s.bout_end) {
+        const e = s.bout_end;
+        note = e.taken ? `Bout ${e.bout}: taken by seat ${e.by}` : `Bout ${e.bout}: beaten off`;
+      }
+      if (cur === LAST && lastOutcome) {
+        note = F.result.durak === null ? "Draw" : `Seat ${F.result.durak} (${name(F.result.durak)}) is the durak`;
+      }
+      if (note) box.appendChild(el("div", "rp-table-note", note));
+    } else if (s.take) {
+      box.appendChild(el("div", "rp-take-flag", `seat ${s.defender} takes`));
+    }
+  }
+
+  function drawDeck(s) {
+    const box = ui.deck;
+    box.textContent = "";
+    const pile = el("div", "rp-stock");
+    const inStock = s.trump_by === null && s.stock > 0;
+    if (inStock) pile.appendChild(face(s.trump_card, "rp-trump-card"));
+    const backs = Math.min(4, Math.ceil((s.stock - (inStock ? 1 : 0)) / 4));
+    for (let j = 0; j < backs; j++) {
+      const b = back("rp-stock-card");
+      b.style.setProperty("--i", String(j));
+      pile.appendChild(b);
+    }
+    if (!s.stock) {
+      const marker = el("div", `rp-trump-mark${RED[F.trump] ? " rp-red" : ""}`);
+      marker.appendChild(pip(F.trump, "rp-trump-pip"));
+      pile.appendChild(marker);
+    }
+    box.appendChild(pile);
+    const label = el("div", "rp-pile-label");
+    label.textContent = s.stock ? `${s.stock} in stock` : s.trump_by !== null ? `trump ${rankText(s.trump_card[0])}${SYMBOL[s.trump_card[1]]} to seat ${s.trump_by}` : "stock empty";
+    box.appendChild(label);
+  }
+
+  function drawDiscard(i, s) {
+    const box = ui.discard;
+    const wasOpen = box.classList.contains("is-open");
+    box.textContent = "";
+    const button = el("button", "rp-discard-pile");
+    button.type = "button";
+    button.title = "Show the discard pile";
+    button.setAttribute("aria-expanded", String(wasOpen));
+    const layers = Math.min(3, Math.ceil(s.discard / 6));
+    for (let j = 0; j < layers; j++) {
+      const b = back("rp-discard-card");
+      b.style.setProperty("--i", String(j));
+      button.appendChild(b);
+    }
+    if (!layers) button.appendChild(el("span", "rp-discard-none", ""));
+    box.appendChild(button);
+    box.appendChild(el("div", "rp-pile-label", s.discard ? `${s.discard} discarded` : "no discard"));
+    if (wasOpen && s.discard) {
+      const list = el("div", "rp-discard-list");
+      for (const code of [...discardAt[i]].sort(bySuitRank)) list.appendChild(face(code));
+      box.appendChild(list);
+    } else {
+      box.classList.remove("is-open");
+    }
+  }
+
+  const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+  const RANK_ORDER = "23456789TJQKA";
+  function bySuitRank(a, b) {
+    const trumpA = a[1] === F.trump;
+    const trumpB = b[1] === F.trump;
+    if (trumpA !== trumpB) return trumpA ? 1 : -1;
+    return SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
+  }
+
+  function drawMoves(i) {
+    const list = ui.moves;
+    const old = list.querySelector("li.is-current");
+    if (old) old.classList.remove("is-current");
+    const item = list.children[i];
+    if (!item) return;
+    item.classList.add("is-current");
+    // the list scrolls by itself (position: relative, so offsetTop is within it); the page never jumps
+    const top = item.offsetTop;
+    if (top < list.scrollTop + 24 || top + item.offsetHeight > list.scrollTop + list.clientHeight - 24) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+
+  function render(animate) {
+    const i = cur;
+    const s = steps[i];
+    const prev = i > 0 ? steps[i - 1] : null;
+    for (let k = 0; k < N; k++) drawSeat(k, s, prev, animate);
+    drawTable(s, animate);
+    drawDeck(s);
+    drawDiscard(i, s);
+    ui.caption.textContent = s.caption;
+    const meta = [`bout ${s.bout}`];
+    if (s.seat !== null) meta.push(s.forced ? `seat ${s.seat}: forced` : s.ms !== null ? `seat ${s.seat}: ${s.ms} ms` : `seat ${s.seat}`);
+    if (s.next !== null) meta.push(`next: seat ${s.next}`);
+    if (i === LAST && F.error) meta.push("the replay stops here");
+    ui.meta.textContent = meta.join(" · ");
+    ui.counter.textContent = `step ${i} / ${LAST}`;
+    ui.slider.value = String(i);
+    ui.slider.style.setProperty("--fill", `${LAST ? (100 * i) / LAST : 100}%`);
+    ui.first.disabled = ui.back.disabled = i === 0;
+    ui.forward.disabled = ui.last.disabled = i === LAST;
+    ui.felt.classList.toggle("is-final", i === LAST);
+    drawMoves(i);
+  }
+
+  // ------------------------------------------------------------------ navigation
+
+  function writeHash() {
+    const hash = `#step=${cur}&view=${view}`;
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function go(i, animate = false) {
+    const next = Math.max(0, Math.min(LAST, i | 0));
+    const changed = next !== cur;
+    cur = next;
+    render(animate && changed);
+    writeHash();
+  }
+
+  function setView(v) {
+    const value = v === "all" ? "all" : Number(v);
+    if (value !== "all" && !(Number.isInteger(value) && value >= 0 && value < N)) return;
+    view = value;
+    ui.view.value = String(value);
+    buildSeats();
+    render(false);
+    writeHash();
+  }
+
+  function delay(i) {
+    const speed = Number(ui.speed.value) || 1;
+    const s = steps[i];
+    let ms = BASE_MS / speed;
+    if (s && s.forced && !s.bout_end) ms *= 0.45;
+    if (s && s.bout_end) ms *= 1.5;
+    return ms;
+  }
+
+  function setPlaying(on) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    root.classList.toggle("is-playing", on);
+    ui.play.setAttribute("aria-pressed", String(on));
+    ui.play.setAttribute("aria-label", on ? "pause" : "play");
+    if (on) {
+      if (cur >= LAST) go(0);
+      const tick = () => {
+        if (cur >= LAST) return setPlaying(false);
+        go(cur + 1, true);
+        if (cur >= LAST) return setPlaying(false);
+        timer = setTimeout(tick, delay(cur + 1));
+      };
+      timer = setTimeout(tick, Math.min(450, delay(cur + 1)));
+    }
+  }
+
+  const playing = () => timer !== null;
+  const stop = () => playing() && setPlaying(false);
+
+  function readHash() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const v = params.get("view");
+    const s = params.get("step");
+    if (v !== null && (v === "all" || /^\d$/.test(v)) && (v === "all" || Number(v) < N) && String(view) !== v) {
+      view = v === "all" ? "all" : Number(v);
+      ui.view.value = String(view);
+      buildSeats();
+    }
+    if (s !== null && /^\d+$/.test(s)) cur = Math.min(LAST, Number(s));
+  }
+
+  // ------------------------------------------------------------------ wiring
+
+  ui.first.addEventListener("click", () => { stop(); go(0); });
+  ui.back.addEventListener("click", () => { stop(); go(cur - 1); });
+  ui.forward.addEventListener("click", () => { stop(); go(cur + 1, true); });
+  ui.last.addEventListener("click", () => { stop(); go(LAST); });
+  ui.play.addEventListener("click", () => setPlaying(!playing()));
+  ui.slider.addEventListener("input", () => { stop(); go(Number(ui.slider.value)); });
+  ui.view.addEventListener("change", () => setView(ui.view.value));
+  ui.speed.addEventListener("change", () => { if (playing()) setPlaying(true); });
+  ui.moves.addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-step]");
+    if (!item) return;
+    event.preventDefault();
+    stop();
+    go(Number(item.dataset.step));
+  });
+  ui.discard.addEventListener("click", (event) => {
+    if (!event.target.closest(".rp-discard-pile")) return;
+    ui.discard.classList.toggle("is-open");
+    drawDiscard(cur, steps[cur]);
+  });
+  window.addEventListener("hashchange", () => { readHash(); render(false); });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const target = event.target;
+    const tag = target && target.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return;
+    if (tag === "INPUT" && target.type !== "range") return;
+    if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
+    const key = event.key;
+    let handled = true;
+    if (key === "ArrowRight") { if (tag === "INPUT") return; stop(); go(cur + 1, true); }
+    else if (key === "ArrowLeft") { if (tag === "INPUT") return; stop(); go(cur - 1); }
+    else if (key === "Home") { stop(); go(0); }
+    else if (key === "End") { stop(); go(LAST); }
+    else if (key === " " || key === "Spacebar") setPlaying(!playing());
+    else if (key === "a" || key === "A") setView("all");
+    else if (/^[0-5]$/.test(key) && Number(key) < N) setView(Number(key));
+    else handled = false;
+    if (handled) event.preventDefault();
+  });
+
+  buildSeats();
+  readHash();
+  ui.view.value = String(view);
+  render(false);
+  root.classList.add("is-ready");
+})();
