@@ -10,6 +10,7 @@ stops the start with the variable's name (django-environ raises
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import django_stubs_ext
@@ -17,6 +18,10 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
+
+# The rating fit's small dense solves run 5-8x slower with a multithreaded BLAS on a busy host; Celery already
+# parallelises by process. Set before numpy is first imported (settings load first in every arena process).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("ARENA_VAR_DIR", default=str(BASE_DIR / "var")))

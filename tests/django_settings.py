@@ -12,7 +12,6 @@ if "ARENA_VAR_DIR" not in os.environ:
     os.environ["ARENA_VAR_DIR"] = tempfile.mkdtemp(prefix="durak-arena-test-")
     os.chmod(os.environ["ARENA_VAR_DIR"], 0o755)  # the sandbox's uids read built bots below it
 os.environ.setdefault("ARENA_ADMISSION_DEALS", "2")
-os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")  # the arena tests' own Redis database
 
 from arena.settings import *  # noqa: F403
 
@@ -20,3 +19,4 @@ from arena.settings import *  # noqa: F403
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
+CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"  # the arena tests' own Redis database

@@ -24,8 +24,7 @@ MATCH_TIME_LIMIT_S = int(os.environ.get("DURAK_MATCH_TIME_LIMIT_S", 30 * 60))
 VISIBILITY_TIMEOUT_S = int(os.environ.get("DURAK_VISIBILITY_TIMEOUT_S", 2 * MATCH_TIME_LIMIT_S))
 RESTORE_INTERVAL_S = int(os.environ.get("DURAK_RESTORE_INTERVAL_S", 60))
 
-app = Celery("worker")
-app.conf.update(
+_SETTINGS = dict(
     broker_url=os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
     result_backend=os.environ.get("CELERY_RESULT_BACKEND") or None,
     task_serializer="json",
@@ -51,7 +50,13 @@ app.conf.update(
         "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
     task_default_queue="default",
 )
+app = Celery("worker")
 if os.environ.get("DJANGO_SETTINGS_MODULE"):
+    # The arena's settings say where the broker and the results are (CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
+    # and any other CELERY_* they set); the rest is the workers' own policy above.
     app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.update({key: value for key, value in _SETTINGS.items() if key not in ("broker_url", "result_backend")})
     app.autodiscover_tasks()  # the arena apps' tasks modules, imported once Django is set up
+else:
+    app.conf.update(_SETTINGS)
 app.autodiscover_tasks(["worker"], related_name="tasks", force=True)

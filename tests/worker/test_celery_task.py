@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from celery import Celery
 
 from bots_sdk.engine import GameRecord
 from bots_sdk.engine.replay import replay
@@ -28,8 +29,7 @@ def celery_env() -> Iterator[dict[str, str]]:
     except redis.ConnectionError:
         pytest.fail("Redis is not running on 127.0.0.1:6379 (.ci/run starts it)")
     client.flushdb()
-    env = {**os.environ, "CELERY_BROKER_URL": BROKER, "CELERY_RESULT_BACKEND": BROKER, "PYTHONPATH": str(ROOT)}
-    yield env
+    yield referee_env(BROKER)
     client.flushdb()
 
 
@@ -39,6 +39,19 @@ def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
          "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
     )
+
+
+def referee_env(broker: str) -> dict[str, str]:
+    """A referee worker's environment on its own, without the arena's Django settings (which keep results in
+    the database instead of the broker)."""
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env.update(CELERY_BROKER_URL=broker, CELERY_RESULT_BACKEND=broker, PYTHONPATH=str(ROOT))
+    return env
+
+
+def sender() -> Celery:
+    """A client app of its own: the worker package's app may already be bound to another broker and backend."""
+    return Celery("sender", broker=BROKER, backend=BROKER)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -52,18 +65,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def test_a_worker_plays_a_match_spec_and_returns_replayable_records(
-    celery_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    celery_env: dict[str, str], tmp_path: Path
 ) -> None:
-    for key in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
-        monkeypatch.setenv(key, celery_env[key])
-    from worker.celery import app
     from worker.referee.match import MatchSpec
 
-    app.conf.update(broker_url=BROKER, result_backend=BROKER)
+    app = sender()
     worker = start_worker(celery_env, tmp_path / "worker.log")
     try:
         spec = MatchSpec(("random", "gentle"), deals=2, seed="celery")
-        outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"])
+        outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"], queue="referee")
         result = outcome.get(timeout=120)
     finally:
         stop(worker)
@@ -90,21 +100,18 @@ def bot_processes() -> set[int]:
 
 
 def test_a_match_survives_its_worker_being_killed(
-    celery_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    celery_env: dict[str, str], tmp_path: Path
 ) -> None:
     """SIGKILL the worker mid-match: the broker delivers the match again and it finishes, with one result."""
     env = {**celery_env, "DURAK_VISIBILITY_TIMEOUT_S": "6", "DURAK_MATCH_TIME_LIMIT_S": "5",
            "DURAK_RESTORE_INTERVAL_S": "1"}
-    for key in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
-        monkeypatch.setenv(key, env[key])
-    from worker.celery import app
     from worker.referee.match import MatchSpec
 
-    app.conf.update(broker_url=BROKER, result_backend=BROKER)
+    app = sender()
     before = bot_processes()
     first = start_worker(env, tmp_path / "first.log")
     spec = MatchSpec(("gentle", "random"), deals=1, seed="killed")
-    outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"])
+    outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"], queue="referee")
     deadline = time.monotonic() + 30
     while not (bot_processes() - before) and time.monotonic() < deadline:
         time.sleep(0.05)  # the match has started once its bots run

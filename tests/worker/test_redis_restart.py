@@ -23,7 +23,6 @@ its own directory) so the shared Redis on 6379 is never restarted.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -35,7 +34,7 @@ from typing import Any
 import pytest
 import redis
 
-from tests.worker.test_celery_task import ROOT, start_worker, stop
+from tests.worker.test_celery_task import referee_env, start_worker, stop
 
 PORT = 6390
 URL = f"redis://127.0.0.1:{PORT}/0"
@@ -131,8 +130,7 @@ def test_queued_matches_survive_a_redis_crash_with_aof(private_redis: Path, tmp_
         assert server.client.llen(QUEUE) == MATCHES
         server.restart(signal.SIGKILL)
         assert server.client.llen(QUEUE) == MATCHES, "queued matches were lost in the restart"
-        env = {**os.environ, "CELERY_BROKER_URL": URL, "CELERY_RESULT_BACKEND": URL, "PYTHONPATH": str(ROOT)}
-        worker = start_worker(env, tmp_path / "worker.log")
+        worker = start_worker(referee_env(URL), tmp_path / "worker.log")
         results: dict[str, dict[str, Any]] = {}
         deadline = time.monotonic() + 120
         while len(results) < MATCHES and time.monotonic() < deadline:

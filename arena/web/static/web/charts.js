@@ -22,7 +22,7 @@
     data: {datasets: datasets},
     options: {
       animation: false, parsing: true, maintainAspectRatio: false,
-      scales: {x: {type: "linear", title: {display: true, text: "rated games"}},
+      scales: {x: {type: "linear", ticks: {precision: 0}, title: {display: true, text: "rated games"}},
                y: {title: {display: true, text: "rating"}}},
       plugins: {
         legend: {labels: {filter: item => !item.text.includes("95 %")}},
