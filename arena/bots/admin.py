@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import Bot, BotVersion, VersionArchive
 
 
 class VersionInline(admin.TabularInline[BotVersion, Bot]):
@@ -27,3 +27,15 @@ class BotVersionAdmin(admin.ModelAdmin[BotVersion]):
     search_fields = ("bot__name", "label")
     readonly_fields = ("bot", "number", "label", "language", "reference", "archive_name", "archive_sha256", "created",
                        "admitted")
+
+
+@admin.register(VersionArchive)
+class VersionArchiveAdmin(admin.ModelAdmin[VersionArchive]):
+    """Uploads are evidence: visible (size, version) but never edited."""
+
+    list_display = ("__str__", "version")
+    readonly_fields = ("version",)
+    exclude = ("data",)
+
+    def has_change_permission(self, request: object, obj: VersionArchive | None = None) -> bool:
+        return False

@@ -11,20 +11,21 @@ from pathlib import Path
 
 from django.conf import settings
 
-from arena.bots.models import BotVersion
+from arena.bots.models import BotVersion, VersionArchive
 from worker.build import BuiltBot, build
 from worker.builds import BuildLimits
 
 
 def version_build(version: BotVersion) -> BuiltBot:
     """Build (or find) ``version`` in ``ARENA_BOT_STORE``; raises ``worker.builds.BuildError`` for a bad bot."""
-    if version.archive is None:
+    archive = VersionArchive.objects.filter(version=version).first()
+    if archive is None:
         raise ValueError(f"{version}: a reference bot has nothing to build")
     store = Path(settings.ARENA_BOT_STORE)
     store.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="durak-version-") as scratch:
         upload = Path(scratch) / (version.archive_name or f"version-{version.pk}.zip")
-        upload.write_bytes(bytes(version.archive))
+        upload.write_bytes(bytes(archive.data))
         return build(upload, store, limits=BuildLimits(archive_bytes=settings.ARENA_MAX_UPLOAD_BYTES))
 
 

@@ -2,7 +2,9 @@
 
 A version's archive is kept in the database, not on a web host's disk: any
 worker host can build it (the build is cached by content hash in the worker's
-store), so scaling out needs no shared file system.
+store), so scaling out needs no shared file system. It lives in a table of its
+own (``VersionArchive``) so that no page listing versions ever loads megabytes
+of uploaded code by accident.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ class BotVersion(models.Model):
     reference = models.CharField(
         max_length=32, blank=True, help_text="A built-in reference bot (random, gentle, strong): no archive."
     )
-    archive = models.BinaryField(null=True, blank=True, editable=False)
     archive_name = models.CharField(max_length=255, blank=True)
     archive_sha256 = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
@@ -60,3 +61,13 @@ class BotVersion(models.Model):
         """How the site names the version: the bot, its number and (if different) its own label."""
         label = f" ({self.label})" if self.label and self.label != str(self.number) else ""
         return f"{self.bot.name} v{self.number}{label}"
+
+
+class VersionArchive(models.Model):
+    """The uploaded archive of a version, exactly as sent (immutable)."""
+
+    version = models.OneToOneField(BotVersion, on_delete=models.CASCADE, primary_key=True, related_name="upload")
+    data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"archive of {self.version_id} ({len(self.data):,} bytes)"

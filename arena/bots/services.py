@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import Bot, BotVersion, VersionArchive
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
 from worker.builds import BuildError, BuildLimits
@@ -72,9 +72,10 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
             bot.save(update_fields=["description"])
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         version = BotVersion.objects.create(
-            bot=bot, number=number, label=label[:64], language=language, archive=data,
+            bot=bot, number=number, label=label[:64], language=language,
             archive_name=Path(filename).name[:255], archive_sha256=hashlib.sha256(data).hexdigest(),
         )
+        VersionArchive.objects.create(version=version, data=data)
         from arena.bots.tasks import admit_version as admit_version_task
 
         transaction.on_commit(lambda: admit_version_task.delay(version.pk))

@@ -124,3 +124,24 @@ class GameSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.seat}: {self.version_id}"
+
+
+class PairTally(models.Model):
+    """Games two versions shared, kept up to date as matches are stored (one row per ordered pair).
+
+    The bot page's "results per opponent" reads these few rows instead of joining
+    every seat of every game the bot ever played, which grows without bound.
+    """
+
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="pair_tallies")
+    opponent = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    duraks = models.PositiveIntegerField(default=0, help_text="Games of the pair in which ``version`` was durak.")
+    opponent_duraks = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["version", "opponent"], name="unique_pair_tally")]
+
+    def __str__(self) -> str:
+        return f"{self.version_id} vs {self.opponent_id}: {self.games}"

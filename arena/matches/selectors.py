@@ -8,7 +8,7 @@ from django.db.models import Avg, Count, Max, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
 from arena.bots.models import Bot, BotVersion
-from arena.matches.models import Game, GameSeat, Match
+from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
 
 
 def game_get(pk: int) -> Game:
@@ -30,7 +30,7 @@ def match_games(match: Match) -> QuerySet[Game]:
 def recent_matches(limit: int = 20, bot: Bot | None = None) -> QuerySet[Match]:
     matches = Match.objects.prefetch_related("entries__version__bot").order_by("-created")
     if bot is not None:
-        matches = matches.filter(entries__version__bot=bot).distinct()
+        matches = matches.filter(pk__in=MatchEntry.objects.filter(version__bot=bot).values("match"))
     return matches[:limit]
 
 
@@ -49,5 +49,30 @@ def match_latency(match: Match) -> list[SeatLatency]:
         .values("version")
         .annotate(decisions=Sum("decisions"), mean=Avg("ms_mean"), most=Max("ms_max"), games=Count("id"))
     )
-    versions = BotVersion.objects.select_related("bot").defer("archive").in_bulk([r["version"] for r in rows])
+    versions = BotVersion.objects.select_related("bot").in_bulk([r["version"] for r in rows])
     return [SeatLatency(versions[r["version"]], r["decisions"] or 0, r["mean"], r["most"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class OpponentResult:
+    """Games a bot shared with one opponent version; who of the two was the durak how often."""
+
+    opponent: BotVersion
+    games: int
+    my_duraks: int
+    their_duraks: int
+    draws: int
+
+
+def bot_opponents(bot: Bot, limit: int = 30) -> list[OpponentResult]:
+    """Results against the opponent versions met most often (summed over the bot's own versions)."""
+    rows = (
+        PairTally.objects.filter(version__bot=bot)
+        .exclude(opponent__bot=bot)
+        .values("opponent")
+        .annotate(n=Sum("games"), mine=Sum("duraks"), theirs=Sum("opponent_duraks"), drawn=Sum("draws"))
+        .order_by("-n", "opponent")[:limit]
+    )
+    versions = BotVersion.objects.select_related("bot").in_bulk([row["opponent"] for row in rows])
+    return [OpponentResult(versions[row["opponent"]], row["n"], row["mine"], row["theirs"], row["drawn"])
+            for row in rows]

@@ -15,12 +15,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
-from arena.matches.models import Game, GameSeat, Match, MatchEntry
+from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
 from bots_sdk.engine import PRESETS, Rules
 from worker.referee.match import GameResult, MatchSpec
 
@@ -170,11 +170,42 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
             entry.duraks = sum(1 for r, seat in mine if r.durak == seat)
             entry.faults = sum(1 for r, seat in mine if r.offender == seat and r.reason in FAULTS)
         MatchEntry.objects.bulk_update(entries, ["games", "duraks", "faults"])
+        _tally_pairs(seats)
         if rated:
             ratings_apply_games(games=games, seats=seats)
         if match.kind == Match.Kind.ADMISSION:
             _decide_admission(entries[0].version, admitted, results)
     return True
+
+
+_TALLY_SQL = """
+INSERT INTO {table} (version_id, opponent_id, games, duraks, opponent_duraks, draws) VALUES (%s, %s, %s, %s, %s, %s)
+ON CONFLICT (version_id, opponent_id) DO UPDATE SET games = {table}.games + excluded.games,
+    duraks = {table}.duraks + excluded.duraks, opponent_duraks = {table}.opponent_duraks + excluded.opponent_duraks,
+    draws = {table}.draws + excluded.draws
+"""
+
+
+def _tally_pairs(seats: Sequence[GameSeat]) -> None:
+    """Add these games to the per-pair tallies; an upsert with increments, so concurrent matches never clash."""
+    by_game: dict[int, list[GameSeat]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
+    tallies: dict[tuple[int, int], list[int]] = {}
+    for table in by_game.values():
+        draw = not any(s.durak for s in table)
+        for mine in table:
+            for other in table:
+                if other.version_id == mine.version_id:
+                    continue
+                tally = tallies.setdefault((mine.version_id, other.version_id), [0, 0, 0, 0])
+                tally[0] += 1
+                tally[1] += mine.durak
+                tally[2] += other.durak
+                tally[3] += draw
+    sql = _TALLY_SQL.format(table=connection.ops.quote_name(PairTally._meta.db_table))
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [(a, b, *counts) for (a, b), counts in sorted(tallies.items())])
 
 
 def _decide_admission(version: BotVersion, admitted: bool, results: Sequence[GameResult]) -> None:

@@ -2,7 +2,7 @@
 
 ``Rating`` holds what the pages show: the last batch fit moved by the per-game
 K updates since. ``RatingPoint`` is the history drawn on the bot page; a point
-is written per rated game (source ``game``) and per batch fit (source ``fit``).
+is written per stored match (source ``game``: after its games' K updates) and per batch fit (``fit``).
 """
 
 from __future__ import annotations

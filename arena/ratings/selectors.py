@@ -10,7 +10,7 @@ from django.http import Http404
 from arena.bots.models import BotVersion
 from arena.ratings.models import Ladder, Rating, RatingPoint
 
-HISTORY_POINTS = 400
+HISTORY_POINTS = 150
 """Points per ladder on a bot page's chart: enough for its shape, few enough to stay fast at any game count."""
 
 
@@ -58,22 +58,22 @@ def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:
     return Rating.objects.filter(version_id__in=version_ids).select_related("ladder", "version")
 
 
-def rating_history(version_ids: list[int]) -> dict[str, list[dict[str, float | str]]]:
-    """Per ladder slug, the history points of these versions (thinned evenly to ``HISTORY_POINTS``)."""
+def rating_history(version_ids: list[int]) -> dict[str, list[tuple[int, float, float, float, int]]]:
+    """Per ladder slug, ``(games, rating, low, high, version number)`` points of these versions in time order,
+    thinned evenly to ``HISTORY_POINTS`` (compact: the busiest bots have a point per match on many ladders)."""
     points = (
         RatingPoint.objects.filter(version_id__in=version_ids)
-        .select_related("ladder")
         .order_by("ladder_id", "at", "pk")
-        .values_list("ladder__preset", "ladder__players", "at", "rating", "se", "games", "version__number")
+        .values_list("ladder__preset", "ladder__players", "rating", "se", "games", "version__number")
     )
-    series: dict[str, list[dict[str, float | str]]] = {}
-    for preset, players, at, rating, se, games, number in points:
-        series.setdefault(f"{preset}-{players}", []).append(
-            {"t": at.isoformat(), "r": round(rating, 1), "lo": round(rating - 1.96 * se, 1),
-             "hi": round(rating + 1.96 * se, 1), "g": games, "v": number}
-        )
-    for slug, line in series.items():
+    raw: dict[str, list[tuple[float, float, int, int]]] = {}
+    for preset, players, rating, se, games, number in points:
+        raw.setdefault(f"{preset}-{players}", []).append((rating, se, games, number))
+    series: dict[str, list[tuple[int, float, float, float, int]]] = {}
+    for slug, line in raw.items():
         if len(line) > HISTORY_POINTS:
             step = len(line) / HISTORY_POINTS
-            series[slug] = [line[int(i * step)] for i in range(HISTORY_POINTS - 1)] + [line[-1]]
+            line = [line[int(i * step)] for i in range(HISTORY_POINTS - 1)] + [line[-1]]
+        series[slug] = [(games, round(rating, 1), round(rating - 1.96 * se, 1), round(rating + 1.96 * se, 1), number)
+                        for rating, se, games, number in line]
     return series

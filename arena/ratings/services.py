@@ -43,12 +43,13 @@ def _rating_for(ladder: Ladder, version_id: int, cache: dict[int, Rating]) -> Ra
 
 
 def ratings_apply_games(*, games: Sequence[Game], seats: Sequence[GameSeat]) -> None:
-    """The K update for each rated game with a durak, in order; a history point per seat and game."""
+    """The K update for each rated game with a durak, in order; one history point per version and call (a
+    match), so the history stays small however many games a bot plays."""
     by_game: dict[int, list[GameSeat]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append(seat)
     caches: dict[int, dict[int, Rating]] = {}
-    points: list[RatingPoint] = []
+    points: dict[tuple[int, int], RatingPoint] = {}
     now = timezone.now()
     for game in games:
         if not game.rated or game.durak_seat is None:
@@ -69,11 +70,12 @@ def ratings_apply_games(*, games: Sequence[Game], seats: Sequence[GameSeat]) -> 
             row.games += 1
             row.duraks += int(seat.durak)
             row.provisional = maths.is_provisional(row.se, row.games)
-            points.append(RatingPoint(ladder=ladder, version_id=row.version_id, at=now, rating=row.rating,
-                                      se=row.se, games=row.games, source=RatingPoint.Source.GAME))
+            points[ladder.pk, row.version_id] = RatingPoint(
+                ladder=ladder, version_id=row.version_id, at=now, rating=row.rating, se=row.se, games=row.games,
+                source=RatingPoint.Source.GAME)
     for cache in caches.values():
         Rating.objects.bulk_update(list(cache.values()), ["rating", "se", "games", "duraks", "provisional"])
-    RatingPoint.objects.bulk_create(points)
+    RatingPoint.objects.bulk_create(points.values())
 
 
 def ladder_games(ladder: Ladder) -> tuple[list[int], maths.GameSet]:

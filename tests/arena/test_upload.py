@@ -31,7 +31,7 @@ def test_the_api_stores_an_upload_as_a_pending_version_and_queues_its_admission(
     assert body["bot"] == "mybot" and body["number"] == 1 and body["status"] == "pending"
     version = BotVersion.objects.get(pk=int(str(body["id"])))
     assert version.bot.owner.username == "alice"
-    assert version.archive is not None and len(bytes(version.archive)) > 100
+    assert len(bytes(version.upload.data)) > 100
     assert len(callbacks) == 1  # the admission task, sent only once the upload is committed
 
 

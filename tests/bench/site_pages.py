@@ -310,7 +310,7 @@ def seed_accounts_and_bots(args: argparse.Namespace, rng: random.Random, start: 
     from django.contrib.auth.models import User
     from django.db import transaction
 
-    from arena.bots.models import Bot, BotVersion
+    from arena.bots.models import Bot, BotVersion, VersionArchive
     from arena.bots.services import reference_versions_ensure
 
     span = (end - start).total_seconds()
@@ -332,6 +332,7 @@ def seed_accounts_and_bots(args: argparse.Namespace, rng: random.Random, start: 
         rng.shuffle(ranks)
         plans: list[BotPlan] = []
         versions: list[BotVersion] = []
+        archives: list[bytes] = []
         for bot, rank in zip(bots, ranks):
             plan = BotPlan(bot.name, bot.owner_id, 1.0 / (rank + 3) ** 0.9)
             first = start + timedelta(seconds=span * 0.75 * rng.random())
@@ -342,9 +343,10 @@ def seed_accounts_and_bots(args: argparse.Namespace, rng: random.Random, start: 
                 strength += rng.gauss(30, 40) if number > 1 else 0
                 size = min(3_000_000, max(600, round(math.exp(rng.gauss(math.log(6000), 1.1)))))
                 archive = rng.randbytes(size)
+                archives.append(archive)
                 versions.append(BotVersion(
                     bot=bot, number=number, label=rng.choice((str(number), f"{number}.0", f"0.{number}")),
-                    language="python", archive=archive, archive_name=f"{bot.name}.zip",
+                    language="python", archive_name=f"{bot.name}.zip",
                     archive_sha256=hashlib.sha256(archive).hexdigest(),
                     status=BotVersion.Status.ACTIVE if number == count else BotVersion.Status.RETIRED,
                     admitted=created + timedelta(minutes=5),
@@ -352,6 +354,7 @@ def seed_accounts_and_bots(args: argparse.Namespace, rng: random.Random, start: 
                 plan.versions.append(VersionPlan(0, bot.name, number, versions[-1].label, created, strength))
             plans.append(plan)
         BotVersion.objects.bulk_create(versions)
+        VersionArchive.objects.bulk_create(VersionArchive(version=v, data=a) for v, a in zip(versions, archives))
         by_key = {(v.bot.name, v.number): v for v in versions}
         for plan in plans:
             for vp in plan.versions:
@@ -471,7 +474,7 @@ def seed(args: argparse.Namespace) -> float:
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
-    from arena.matches.models import Game, GameSeat, Match, MatchEntry
+    from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
     from arena.ratings import maths
     from arena.ratings.models import Rating, RatingPoint
     from arena.ratings.services import ladder_for
@@ -490,6 +493,7 @@ def seed(args: argparse.Namespace) -> float:
     raw = connection.connection
     assert raw is not None
     match_id = entry_id = game_id = seat_id = 0
+    tallies: dict[tuple[int, int], list[int]] = {}  # as match_store_result keeps them: per ordered pair
     batch = 500
     with Progress(args.games, "games seeded") as bar:
         for first in range(0, len(plans), batch):
@@ -514,6 +518,7 @@ def seed(args: argparse.Namespace) -> float:
                 draw_rate = len(bucket.draws) / max(1, bucket.played)
                 ladder = ladders[plan.preset, n]
                 counts = [[0, 0, 0] for _ in range(n)]  # games, duraks, faults per entry
+                last_points: dict[int, tuple[Any, ...]] = {}  # one history point per version and match
                 for number in range(plan.games):
                     deal, rotation = divmod(number, n)
                     order = [(s + rotation) % n for s in range(n)]  # seat s holds entry order[s]
@@ -539,9 +544,18 @@ def seed(args: argparse.Namespace) -> float:
                         counts[order[seat]][0] += 1
                         counts[order[seat]][1] += int(record.durak == seat)
                         counts[order[seat]][2] += int(record.offender == seat)
+                    for mine in seated:
+                        for other in seated:
+                            if other.pk != mine.pk:
+                                tally = tallies.setdefault((mine.pk, other.pk), [0, 0, 0, 0])
+                                tally[0] += 1
+                                tally[1] += int(record.durak == seated.index(mine))
+                                tally[2] += int(record.durak == seated.index(other))
+                                tally[3] += int(record.durak is None)
                     if plan.rated and record.durak is not None:
                         for version_id, rating, se, played in state.apply(ladder, [v.pk for v in seated], record.durak):
-                            points.append((ladder, version_id, finished, rating, se, played, "game"))
+                            last_points[version_id] = (ladder, version_id, finished, rating, se, played, "game")
+                points.extend(last_points.values())
                 for index, version in enumerate(plan.versions):
                     entry_id += 1
                     entries.append((entry_id, match_id, index, version.pk, *counts[index]))
@@ -558,6 +572,9 @@ def seed(args: argparse.Namespace) -> float:
                 _copy(cursor, RatingPoint, ("ladder", "version", "at", "rating", "se", "games", "source"), points)
             bar.advance(len(games))
     with transaction.atomic():
+        PairTally.objects.bulk_create(
+            (PairTally(version_id=a, opponent_id=b, games=c[0], duraks=c[1], opponent_duraks=c[2], draws=c[3])
+             for (a, b), c in tallies.items()), batch_size=5000)
         Rating.objects.bulk_create(
             Rating(ladder_id=ladder, version_id=version, rating=row[0], se=row[1], games=int(row[2]),
                    duraks=int(row[3]), provisional=maths.is_provisional(row[1], int(row[2])))

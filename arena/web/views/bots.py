@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from arena.bots.models import BotVersion
-from arena.bots.selectors import active_versions, bot_get, bot_list, bot_opponents, bot_versions
+from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions
 from arena.bots.services import bot_update
-from arena.matches.selectors import recent_matches
+from arena.matches.selectors import bot_opponents, recent_matches
 from arena.matches.services import MatchError, challenge_create
 from arena.ratings.selectors import rating_history, version_ratings
 from bots_sdk.engine import PRESETS

@@ -29,9 +29,14 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
     standings = ladder_standings(ladder)
     low, high = _scale(standings)
     span = high - low
+    # Numbers formatted here, once: a ladder of hundreds of rows spent most of its time in floatformat.
+    def at(value: float) -> str:
+        return f"{100 * (value - low) / span:.2f}%"
+
     rows = [
-        {"standing": s, "left": 100 * (s.rating.low - low) / span, "width": 100 * (s.rating.high - s.rating.low) / span,
-         "mark": 100 * (s.rating.rating - low) / span}
+        {"standing": s, "rating": f"{s.rating.rating:.0f}", "interval": f"{s.rating.low:.0f} – {s.rating.high:.0f}",
+         "bar": f"left: {at(s.rating.low)}; width: {100 * (s.rating.high - s.rating.low) / span:.2f}%",
+         "mark": f"left: {at(s.rating.rating)}"}
         for s in standings
     ]
     return render(request, "web/ladder.html", {"ladder": ladder, "rows": rows, "axis_low": low, "axis_high": high})

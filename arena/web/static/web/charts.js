@@ -10,11 +10,12 @@
   Object.keys(history).forEach(function (ladder, i) {
     const colour = colours[i % colours.length];
     const points = history[ladder];
-    datasets.push({label: ladder + " (95 % low)", data: points.map(p => ({x: p.g, y: p.lo})), borderWidth: 0,
+    // A point is [rated games, rating, 95 % low, 95 % high, version number].
+    datasets.push({label: ladder + " (95 % low)", data: points.map(p => ({x: p[0], y: p[2]})), borderWidth: 0,
                    pointRadius: 0, fill: false, backgroundColor: colour + "22"});
-    datasets.push({label: ladder + " (95 % high)", data: points.map(p => ({x: p.g, y: p.hi})), borderWidth: 0,
+    datasets.push({label: ladder + " (95 % high)", data: points.map(p => ({x: p[0], y: p[3]})), borderWidth: 0,
                    pointRadius: 0, fill: "-1", backgroundColor: colour + "22"});
-    datasets.push({label: ladder, data: points.map(p => ({x: p.g, y: p.r, v: p.v, t: p.t})), borderColor: colour,
+    datasets.push({label: ladder, data: points.map(p => ({x: p[0], y: p[1], v: p[4], lo: p[2], hi: p[3]})), borderColor: colour,
                    backgroundColor: colour, borderWidth: 2, pointRadius: points.length > 60 ? 0 : 2, fill: false});
   });
   new window.Chart(canvas, {
@@ -27,8 +28,8 @@
       plugins: {
         legend: {labels: {filter: item => !item.text.includes("95 %")}},
         tooltip: {filter: item => !item.dataset.label.includes("95 %"),
-                  callbacks: {label: ctx => ctx.dataset.label + ": " + Math.round(ctx.parsed.y) +
-                              " (v" + ctx.raw.v + ", " + ctx.raw.t.slice(0, 16).replace("T", " ") + ")"}},
+                  callbacks: {label: ctx => ctx.dataset.label + ": " + Math.round(ctx.parsed.y) + " (" +
+                              Math.round(ctx.raw.lo) + "–" + Math.round(ctx.raw.hi) + ", v" + ctx.raw.v + ")"}},
       },
     },
   });
