@@ -24,32 +24,32 @@ MATCH_TIME_LIMIT_S = int(os.environ.get("DURAK_MATCH_TIME_LIMIT_S", 30 * 60))
 VISIBILITY_TIMEOUT_S = int(os.environ.get("DURAK_VISIBILITY_TIMEOUT_S", 2 * MATCH_TIME_LIMIT_S))
 RESTORE_INTERVAL_S = int(os.environ.get("DURAK_RESTORE_INTERVAL_S", 60))
 
-_SETTINGS = dict(
-    broker_url=os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
-    result_backend=os.environ.get("CELERY_RESULT_BACKEND") or None,
-    task_serializer="json",
-    result_serializer="json",
-    accept_content=["json"],
-    task_acks_late=True,
-    task_reject_on_worker_lost=True,
-    worker_prefetch_multiplier=1,
-    worker_cancel_long_running_tasks_on_connection_loss=True,
-    task_time_limit=MATCH_TIME_LIMIT_S,
-    task_soft_time_limit=MATCH_TIME_LIMIT_S - max(1, min(60, MATCH_TIME_LIMIT_S // 10)),
-    broker_transport_options={
+_SETTINGS = {
+    "broker_url": os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
+    "result_backend": os.environ.get("CELERY_RESULT_BACKEND") or None,
+    "task_serializer": "json",
+    "result_serializer": "json",
+    "accept_content": ["json"],
+    "task_acks_late": True,
+    "task_reject_on_worker_lost": True,
+    "worker_prefetch_multiplier": 1,
+    "worker_cancel_long_running_tasks_on_connection_loss": True,
+    "task_time_limit": MATCH_TIME_LIMIT_S,
+    "task_soft_time_limit": MATCH_TIME_LIMIT_S - max(1, min(60, MATCH_TIME_LIMIT_S // 10)),
+    "broker_transport_options": {
         "visibility_timeout": VISIBILITY_TIMEOUT_S,
         # Unacked matches of a dead worker are swept back every interval x throttle seconds
         # (kombu's default: 10 x 10 s); lower it to recover faster.
         "unacked_restore_interval": RESTORE_INTERVAL_S,
         "unacked_restore_throttle": 1,
     },
-    broker_connection_retry_on_startup=True,
+    "broker_connection_retry_on_startup": True,
     # Everything that runs bots (matches, and builds: they install in the sandbox) goes to sandbox-capable
     # workers; the rest (rating fits) to the default queue.
-    task_routes={name: {"queue": "referee"} for name in (
+    "task_routes": {name: {"queue": "referee"} for name in (
         "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
-    task_default_queue="default",
-)
+    "task_default_queue": "default",
+}
 app = Celery("worker")
 if os.environ.get("DJANGO_SETTINGS_MODULE"):
     # The arena's settings say where the broker and the results are (CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
