@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from arena.matches.models import Game, GameSeat, Match, MatchEntry
+from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
 
 
 class EntryInline(admin.TabularInline[MatchEntry, Match]):
@@ -43,3 +43,9 @@ class GameAdmin(admin.ModelAdmin[Game]):
 class GameSeatAdmin(admin.ModelAdmin[GameSeat]):
     list_display = ("game", "seat", "version", "durak", "offender", "decisions", "ms_mean", "ms_max")
     raw_id_fields = ("game", "version")
+
+
+@admin.register(PairTally)
+class PairTallyAdmin(admin.ModelAdmin[PairTally]):
+    list_display = ("version", "opponent", "games", "duraks", "opponent_duraks", "draws")
+    raw_id_fields = ("version", "opponent")

@@ -84,3 +84,12 @@ def test_the_batch_fit_equals_the_maximum_likelihood_fit_of_every_rated_game() -
     assert ladder.ratings.count() == 3
     assert RatingPoint.objects.filter(source=RatingPoint.Source.FIT).count() == 3
     assert Ladder.objects.get(pk=ladder.pk).fitted is not None
+
+
+def test_the_periodic_task_refits_every_ladder() -> None:
+    from arena.ratings.tasks import refit_ladders
+
+    a, b = versions(2)
+    store_games([([a, b], 1), ([b, a], 1), ([a, b], 0)])
+    assert refit_ladders.apply().get() == {"classic-2": 3}
+    assert Ladder.objects.get(preset="classic", players=2).fit_games == 3
