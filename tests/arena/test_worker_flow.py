@@ -5,7 +5,6 @@ bot appears on the ladder with replayable games."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from arena.matches.models import Game
 from bots_sdk.engine import GameRecord
 from bots_sdk.engine.replay import replay
 from tests.arena.conftest import scaffold
+from tests.worker.test_celery_task import start_worker, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,19 +40,9 @@ def celery_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
            "DATABASE_URL": "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(**database),
            "CELERY_BROKER_URL": broker, "ARENA_VAR_DIR": os.environ["ARENA_VAR_DIR"]}
     log = tmp_path / "worker.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default", "--concurrency",
-         "1", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    process = start_worker(env, log, queues="referee,default")
     yield process
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    stop(process)
     client.flushdb()
     print(log.read_text()[-3000:])
 

@@ -33,9 +33,10 @@ def celery_env() -> Iterator[dict[str, str]]:
     client.flushdb()
 
 
-def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def start_worker(env: dict[str, str], log: Path, queues: str = "referee") -> subprocess.Popen[bytes]:
+    """A real worker process (one prefork child) in its own process group, logging to ``log``."""
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee", "--concurrency", "1",
+        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", queues, "--concurrency", "1",
          "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
     )
