@@ -49,6 +49,10 @@ INSTALLED_APPS = [
     "arena.bots",
     "arena.matches",
     "arena.ratings",
+    "arena.tournaments",
+    "arena.matchmaking",
+    "arena.sprt",
+    "arena.stats",
     "arena.web",
     "arena.api",
 ]
@@ -140,6 +144,11 @@ ARENA_MOVE_S = env.float("ARENA_MOVE_S", default=1.0)
 ARENA_BANK_S = env.float("ARENA_BANK_S", default=10.0)
 ARENA_START_S = env.float("ARENA_START_S", default=10.0)
 ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
+# Called with a match id once the match is stored or has failed: the apps that wait on matches move on.
+ARENA_MATCH_DONE_HOOKS = [
+    "arena.tournaments.services.tournament_match_done",
+    "arena.sprt.services.sprt_match_done",
+]
 
 # Celery (worker/celery.py reads these through config_from_object with the CELERY_ namespace).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")

@@ -9,5 +9,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("accounts/", include("arena.accounts.urls")),
+    path("tournaments/", include("arena.tournaments.urls")),
+    path("matchmaking/", include("arena.matchmaking.urls")),
+    path("sprt/", include("arena.sprt.urls")),
+    path("stats/", include("arena.stats.urls")),
     path("", include("arena.web.urls")),
 ]

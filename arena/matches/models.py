@@ -19,6 +19,8 @@ class Match(models.Model):
         ADMISSION = "admission", "admission"
         LADDER = "ladder", "ladder"
         CHALLENGE = "challenge", "challenge"
+        TOURNAMENT = "tournament", "tournament"
+        SPRT = "sprt", "strength test"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "queued"
@@ -91,6 +93,7 @@ class Game(models.Model):
     detail = models.TextField(blank=True)
     decisions = models.PositiveIntegerField(default=0)
     bouts = models.PositiveIntegerField(default=0)
+    first_attacker = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Seat of the first attack.")
     record = models.JSONField(help_text="The durak-game/1 record.")
     finished = models.DateTimeField()
 
@@ -111,6 +114,7 @@ class GameSeat(models.Model):
     version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="game_seats")
     durak = models.BooleanField(default=False)
     out_position = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = first out.")
+    start_trumps = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Trumps in the dealt hand.")
     offender = models.BooleanField(default=False)
     decisions = models.PositiveIntegerField(default=0)
     ms_mean = models.FloatField(null=True, blank=True)

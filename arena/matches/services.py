@@ -21,7 +21,8 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
-from bots_sdk.engine import PRESETS, Rules
+from bots_sdk.engine import PRESETS, DurakError, GameRecord, Rules
+from bots_sdk.engine import Game as EngineGame
 from worker.referee.match import GameResult, MatchSpec
 
 FAULTS = ("timeout", "crash", "illegal", "protocol")
@@ -121,6 +122,17 @@ def _latency(record: dict[str, Any], seat: int) -> tuple[int, float | None, floa
     return decisions, statistics.fmean(times), float(p95), ordered[-1]
 
 
+def _deal_facts(record: dict[str, Any]) -> tuple[int | None, list[int | None]]:
+    """The first attacker and each seat's trumps right after the deal (what the statistics pages group by)."""
+    try:
+        parsed = GameRecord.from_dict(record)
+        game = EngineGame.from_deck(parsed.rules, parsed.deck, parsed.dealer)
+    except (DurakError, ValueError):
+        return None, [None] * len(record.get("seats", []))
+    trump = game.trump
+    return game.attacker, [sum(1 for card in game.hand(seat) if card.suit == trump) for seat in range(game.players)]
+
+
 def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResult]) -> bool:
     """Store every game of ``match`` with its seats, finish the match and apply its ratings: all or nothing.
 
@@ -144,23 +156,25 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
             return False
         games: list[Game] = []
         seats: list[GameSeat] = []
-        for number, result in enumerate(results):
+        facts = [_deal_facts(result.record) for result in results]
+        for number, (result, (first_attacker, _)) in enumerate(zip(results, facts)):
             record = result.record
             game = Game(
                 match=match, number=number, deal=result.deal, rotation=result.rotation, preset=match.preset,
                 players=match.players, rated=rated, durak_seat=result.durak, draw=result.draw, reason=result.reason,
                 offender_seat=result.offender, detail=result.detail[:5000], decisions=len(record["actions"]),
-                bouts=result.bouts, record=record, finished=now,
+                bouts=result.bouts, first_attacker=first_attacker, record=record, finished=now,
             )
             games.append(game)
         Game.objects.bulk_create(games)
-        for game, result in zip(games, results):
+        for game, result, (_, trumps) in zip(games, results, facts):
             out = result.record["result"].get("out_order", [])
             for seat, index in enumerate(result.seats):
                 decisions, mean, p95, most = _latency(result.record, seat)
                 seats.append(GameSeat(
                     game=game, seat=seat, version=entries[index].version, durak=result.durak == seat,
                     out_position=out.index(seat) + 1 if seat in out else None, offender=result.offender == seat,
+                    start_trumps=trumps[seat],
                     decisions=decisions, ms_mean=mean, ms_p95=p95, ms_max=most,
                 ))
         GameSeat.objects.bulk_create(seats)

@@ -12,6 +12,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 from arena.bots.builds import version_bot_argument
 from arena.matches.services import match_claim, match_fail, match_release, match_spec, match_store_result
@@ -43,9 +44,19 @@ def play_match(self: Any, match_id: int) -> str:
         raise InfrastructureError(f"match {match_id}: {error}") from error
     except BuildError as error:
         match_fail(match=match, task_id=task_id, error=f"build: {error}")
+        _match_done(match_id)
         return "failed"
     log.info("match %s: playing %s", match_id, ", ".join(e.version.display for e in entries))
     results = play_spec(match_spec(match, bots), launcher)
     stored = match_store_result(match=match, task_id=task_id, results=results)
     log.info("match %s: %s %d games", match_id, "stored" if stored else "lost its claim, not storing", len(results))
-    return "stored" if stored else "lost claim"
+    if not stored:
+        return "lost claim"
+    _match_done(match_id)
+    return "stored"
+
+
+def _match_done(match_id: int) -> None:
+    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over."""
+    for hook in settings.ARENA_MATCH_DONE_HOOKS:
+        import_string(hook)(match_id)

@@ -1,0 +1,5 @@
+"""Writes of the sprt app."""
+
+
+def sprt_match_done(match_id: int) -> None:
+    """Called after a match is stored or has failed (ARENA_MATCH_DONE_HOOKS)."""
