@@ -17,6 +17,8 @@ import django_stubs_ext
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from worker.broker import FILESYSTEM, transport_options
+
 django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
 
 # The rating fit's small dense solves run 5-8x slower with a multithreaded BLAS on a busy host; Celery already
@@ -53,6 +55,7 @@ INSTALLED_APPS = [
     "arena.matchmaking",
     "arena.sprt",
     "arena.stats",
+    "arena.ops",
     "arena.web",
     "arena.api",
 ]
@@ -151,7 +154,10 @@ ARENA_MATCH_DONE_HOOKS = [
 ]
 
 # Celery (worker/celery.py reads these through config_from_object with the CELERY_ namespace).
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+# Without CELERY_BROKER_URL the broker is a folder under var/ (kombu's filesystem transport): a laptop
+# arena needs no Redis. Production sets the Redis URL.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=FILESYSTEM)
+CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL, VAR_DIR / "broker")
 CELERY_RESULT_BACKEND = None  # results live in our own tables
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"

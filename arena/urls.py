@@ -4,9 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from arena.api.api import api
+from arena.ops.views import health
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", health, name="health"),
     path("api/", api.urls),
     path("accounts/", include("arena.accounts.urls")),
     path("tournaments/", include("arena.tournaments.urls")),

@@ -20,3 +20,4 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.s
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"  # the arena tests' own Redis database
+CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL)  # noqa: F405

@@ -20,12 +20,11 @@ import os
 
 from celery import Celery
 
-MATCH_TIME_LIMIT_S = int(os.environ.get("DURAK_MATCH_TIME_LIMIT_S", 30 * 60))
-VISIBILITY_TIMEOUT_S = int(os.environ.get("DURAK_VISIBILITY_TIMEOUT_S", 2 * MATCH_TIME_LIMIT_S))
-RESTORE_INTERVAL_S = int(os.environ.get("DURAK_RESTORE_INTERVAL_S", 60))
+from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 
+_BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 _SETTINGS = {
-    "broker_url": os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"),
+    "broker_url": _BROKER,
     "result_backend": os.environ.get("CELERY_RESULT_BACKEND") or None,
     "task_serializer": "json",
     "result_serializer": "json",
@@ -36,13 +35,7 @@ _SETTINGS = {
     "worker_cancel_long_running_tasks_on_connection_loss": True,
     "task_time_limit": MATCH_TIME_LIMIT_S,
     "task_soft_time_limit": MATCH_TIME_LIMIT_S - max(1, min(60, MATCH_TIME_LIMIT_S // 10)),
-    "broker_transport_options": {
-        "visibility_timeout": VISIBILITY_TIMEOUT_S,
-        # Unacked matches of a dead worker are swept back every interval x throttle seconds
-        # (kombu's default: 10 x 10 s); lower it to recover faster.
-        "unacked_restore_interval": RESTORE_INTERVAL_S,
-        "unacked_restore_throttle": 1,
-    },
+    "broker_transport_options": transport_options(_BROKER) if not _BROKER.startswith("filesystem") else {},
     "broker_connection_retry_on_startup": True,
     # Everything that runs bots (matches, and builds: they install in the sandbox) goes to sandbox-capable
     # workers; the rest (rating fits) to the default queue.
@@ -52,10 +45,11 @@ _SETTINGS = {
 }
 app = Celery("worker")
 if os.environ.get("DJANGO_SETTINGS_MODULE"):
-    # The arena's settings say where the broker and the results are (CELERY_BROKER_URL, CELERY_RESULT_BACKEND,
-    # and any other CELERY_* they set); the rest is the workers' own policy above.
+    # The arena's settings say where the broker and the results are (CELERY_BROKER_URL, its transport options,
+    # CELERY_RESULT_BACKEND, and any other CELERY_* they set); the rest is the workers' own policy above.
     app.config_from_object("django.conf:settings", namespace="CELERY")
-    app.conf.update({key: value for key, value in _SETTINGS.items() if key not in ("broker_url", "result_backend")})
+    _OWN = ("broker_url", "broker_transport_options", "result_backend")
+    app.conf.update({key: value for key, value in _SETTINGS.items() if key not in _OWN})
     app.autodiscover_tasks()  # the arena apps' tasks modules, imported once Django is set up
 else:
     app.conf.update(_SETTINGS)
