@@ -162,11 +162,21 @@ CELERY_RESULT_BACKEND = None  # results live in our own tables
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
+# ARENA_LOG_FORMAT=json: one JSON object a line (time, level, logger, message) for log collectors; the
+# default is a plain line for people.
+_LOG_FORMAT = env.str("ARENA_LOG_FORMAT", default="text")
+if _LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"ARENA_LOG_FORMAT={_LOG_FORMAT!r}: use 'text' or 'json'")
+_LOG_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "formatters": {
+        "text": {"format": _LOG_FIELDS},
+        "json": {"()": "pythonjsonlogger.json.JsonFormatter", "format": _LOG_FIELDS,
+                 "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"}},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": _LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env.str("ARENA_LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
