@@ -31,10 +31,16 @@ VAR_DIR = Path(environ.Env().str("ARENA_VAR_DIR", default=str(BASE_DIR / "var"))
 env = environ.Env()
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-_DEV_SECRET = "durak-arena-development-only-secret-key-change-me-in-production"
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default=_DEV_SECRET)
-if SECRET_KEY == _DEV_SECRET and env.bool("ARENA_PRODUCTION", default=False):
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when ARENA_PRODUCTION is true")
+# ARENA_PRODUCTION=true (compose sets it): no embedded default may stand in for a real setting.
+PRODUCTION = env.bool("ARENA_PRODUCTION", default=False)
+if PRODUCTION:
+    _missing = [name for name in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL")
+                if not env.str(name, default="")]
+    if _missing:
+        raise ImproperlyConfigured(f"ARENA_PRODUCTION is true but {', '.join(_missing)} not set (docker/env.example)")
+    if DEBUG:
+        raise ImproperlyConfigured("ARENA_PRODUCTION is true: DJANGO_DEBUG must be false")
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="durak-arena-development-only-secret-key-never-in-production")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -161,6 +167,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL, VAR_DIR /
 CELERY_RESULT_BACKEND = None  # results live in our own tables
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING below, in the same format
 
 # ARENA_LOG_FORMAT=json: one JSON object a line (time, level, logger, message) for log collectors; the
 # default is a plain line for people.
