@@ -1,3 +1,7 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list[object] = []
+from arena.matchmaking import views
+
+urlpatterns = [
+    path("", views.activity, name="matchmaking"),
+]

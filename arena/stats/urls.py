@@ -1,3 +1,7 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list[object] = []
+from arena.stats.views import stats_view
+
+urlpatterns = [
+    path("", stats_view, name="stats"),
+]
