@@ -25,9 +25,11 @@ def transport_options(broker_url: str, folder: Path | None = None) -> dict[str, 
     if broker_url.startswith(FILESYSTEM):
         if folder is None:
             raise ValueError("a filesystem broker needs a folder for its messages")
-        queue = folder / "queue"
+        queue, control = folder / "queue", folder / "control"  # kombu's default control folder is the cwd
         queue.mkdir(parents=True, exist_ok=True)
-        return {"data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False}
+        control.mkdir(parents=True, exist_ok=True)
+        return {"data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
+                "control_folder": str(control)}
     return {
         "visibility_timeout": VISIBILITY_TIMEOUT_S,
         # Unacked matches of a dead worker are swept back every interval x throttle seconds
