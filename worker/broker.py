@@ -17,12 +17,12 @@ from typing import Any
 MATCH_TIME_LIMIT_S = int(os.environ.get("DURAK_MATCH_TIME_LIMIT_S", 30 * 60))
 VISIBILITY_TIMEOUT_S = int(os.environ.get("DURAK_VISIBILITY_TIMEOUT_S", 2 * MATCH_TIME_LIMIT_S))
 RESTORE_INTERVAL_S = int(os.environ.get("DURAK_RESTORE_INTERVAL_S", 60))
-FILESYSTEM = "filesystem://"
+FILESYSTEM = "filesystem://localhost/"
 
 
 def transport_options(broker_url: str, folder: Path | None = None) -> dict[str, Any]:
     """The ``broker_transport_options`` for ``broker_url``; ``folder`` holds a filesystem broker's messages."""
-    if broker_url.startswith(FILESYSTEM):
+    if broker_url.startswith("filesystem://"):
         if folder is None:
             raise ValueError("a filesystem broker needs a folder for its messages")
         queue, control = folder / "queue", folder / "control"  # kombu's default control folder is the cwd

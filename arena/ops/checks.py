@@ -10,7 +10,6 @@ from django.conf import settings
 from django.db import connection
 from django.db.utils import DatabaseError
 
-from worker.broker import FILESYSTEM
 
 
 def _where_database() -> str:
@@ -37,7 +36,7 @@ def check_broker(timeout_s: int = 3) -> str | None:
     from worker.celery import app
 
     url = app.conf.broker_url
-    if url.startswith(FILESYSTEM):
+    if url.startswith("filesystem://"):
         return None  # a folder under var/: nothing to reach
     try:
         with app.connection_for_write() as conn:

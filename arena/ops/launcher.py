@@ -1,0 +1,163 @@
+"""``durak-arena``: the whole arena on one machine with one command (the README's first command).
+
+It sets up the database (SQLite under ``var/`` unless ``DATABASE_URL`` says
+otherwise), registers the reference bots and the schedules, starts a Celery
+worker, beat and the web server as child processes (the broker is a folder
+under ``var/`` unless ``CELERY_BROKER_URL`` is set), runs a small round robin
+among the reference bots with a progress bar, and serves the site until
+Ctrl-C, which stops every process it started. A second run reuses the
+database and the finished tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class LaunchError(Exception):
+    """Something the person starting the arena must fix; the message says what and how."""
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+class Children:
+    """The processes the launcher started, each in its own process group so a stop reaches their children."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self, name: str, argv: Sequence[str]) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        log = (self.logs / f"{name}.log").open("ab")
+        self.running[name] = subprocess.Popen(list(argv), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                              start_new_session=True)
+
+    def check(self) -> None:
+        for name, process in self.running.items():
+            if process.poll() is not None:
+                tail = (self.logs / f"{name}.log").read_text(errors="replace").strip().splitlines()[-5:]
+                raise LaunchError(f"the {name} stopped (exit {process.returncode}); last lines of its log "
+                                  f"{self.logs / (name + '.log')}:\n  " + "\n  ".join(tail))
+
+    def stop(self) -> None:
+        # A second Ctrl-C must not cut the stopping short and leave orphans behind.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for process in self.running.values():
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        for process in self.running.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def _setup(quiet: bool = True) -> str:
+    """Migrations, static files, reference bots and schedules; the sandbox the worker will use."""
+    from django.core.management import call_command
+
+    from arena.ops.checks import check_broker, check_database, check_sandbox
+
+    for problem in (check_database(), check_broker()):
+        if problem is not None:
+            raise LaunchError(problem)
+    verbosity = 0 if quiet else 1
+    call_command("migrate", verbosity=verbosity, interactive=False)
+    call_command("collectstatic", verbosity=verbosity, interactive=False)
+    call_command("setup_arena", verbosity=verbosity)
+    if check_sandbox() is None:
+        return os.environ.get("ARENA_SANDBOX", "bwrap")
+    print("note: no working bubblewrap sandbox here (it needs root and user namespaces); this arena plays\n"
+          "      bots WITHOUT a sandbox: upload only bots you trust. Production workers refuse to do this.")
+    return "none"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="durak-arena", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=2, help="matches played at once (default 2)")
+    parser.add_argument("--no-round-robin", dest="round_robin", action="store_false",
+                        help="skip the first run's round robin among the reference bots")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)  # a `kill` stops the children too, like Ctrl-C
+    children: Children | None = None
+    try:
+        if not _port_free(args.host, args.port):
+            raise LaunchError(f"port {args.port} on {args.host} is already in use; stop what uses it or pass "
+                              f"--port {args.port + 1}")
+        import django
+
+        django.setup()
+        from django.conf import settings
+
+        from arena.ops.first_run import first_round_robin, follow
+
+        print("durak-arena: setting up (database, reference bots, schedules) ...", flush=True)
+        sandbox = _setup()
+        os.environ["ARENA_SANDBOX"] = sandbox
+        children = Children(Path(settings.VAR_DIR) / "logs")
+        python = sys.executable
+        children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default",
+                                  "--concurrency", str(args.workers), "--loglevel", "INFO"])
+        children.start("beat", [python, "-m", "celery", "-A", "worker.celery", "beat", "--loglevel", "INFO",
+                                "--schedule", str(Path(settings.VAR_DIR) / "beat-schedule")])
+        children.start("web", [python, "-m", "gunicorn", "arena.wsgi", "--bind", f"{args.host}:{args.port}",
+                               "--workers", "2", "--access-logfile", "-"])
+        url = f"http://{args.host}:{args.port}"
+        print(f"durak-arena: worker, beat and web started (logs in {children.logs}); site at {url}", flush=True)
+        if args.round_robin:
+            matches = first_round_robin()
+            follow(matches, children.check)
+            print(f"durak-arena: the round robin is done: the ladder is at {url}/ladders/classic-2/ and its games at "
+                  f"{url}/matches/{matches[0].pk}/ (each game opens in the replay viewer)", flush=True)
+        print(f"durak-arena: serving {url} - press Ctrl-C to stop everything.", flush=True)
+        _wait_for_ctrl_c(children)
+    except LaunchError as error:
+        print(f"durak-arena: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if children is not None:
+            print("\ndurak-arena: stopping the web server, the worker and beat ...", flush=True)
+            children.stop()
+    return 0
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _wait_for_ctrl_c(children: Children) -> None:
+    while True:
+        children.check()
+        time.sleep(1.0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
