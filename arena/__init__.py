@@ -9,6 +9,6 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings")
 
-from worker.celery import app as celery_app  # noqa: E402
+from worker.celery import app as celery_app
 
 __all__ = ["celery_app"]

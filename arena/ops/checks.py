@@ -11,7 +11,6 @@ from django.db import connection
 from django.db.utils import DatabaseError
 
 
-
 def _where_database() -> str:
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("sqlite3"):
