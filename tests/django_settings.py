@@ -14,10 +14,11 @@ if "ARENA_VAR_DIR" not in os.environ:
 os.environ.setdefault("ARENA_ADMISSION_DEALS", "2")
 
 from arena.settings import *  # noqa: F403
+from worker.broker import transport_options  # noqa: E402
 
 # Pages find static files through the finders (no collectstatic before a test run).
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"  # the arena tests' own Redis database
-CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL)  # noqa: F405
+CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL)

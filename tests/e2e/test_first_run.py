@@ -1,0 +1,86 @@
+"""The README's first command as a newcomer runs it: ``durak-arena`` on the embedded defaults (SQLite, a folder
+as the broker) sets everything up, plays the reference bots' round robin, serves the ladder and the replays;
+Ctrl-C stops every process it started; a second run reuses what exists."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def marked(marker: str) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def run_until_serving(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[str]:
+    process = subprocess.Popen([str(Path(sys.executable).parent / "durak-arena"), "--port", str(port)], cwd=ROOT,
+                               env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 240
+    while "press Ctrl-C" not in log.read_text():
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.5)
+    return process
+
+
+def stop(process: subprocess.Popen[str], marker: str) -> None:
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=60) == 0
+    time.sleep(0.5)
+    assert not marked(marker), "processes of the arena outlived its Ctrl-C"
+
+
+def test_one_command_gives_a_working_arena_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+    marker = uuid.uuid4().hex
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "ARENA_", "CELERY_", "DATABASE_"))}
+    env.update(ARENA_VAR_DIR=str(tmp_path / "var"), DURAK_FIRST_RUN_TEST=marker)
+    started = time.monotonic()
+    first = run_until_serving(env, port, tmp_path / "first.log")
+    elapsed = time.monotonic() - started
+    try:
+        output = (tmp_path / "first.log").read_text()
+        assert "round robin games [" in output and "12/12" in output
+        site = f"http://127.0.0.1:{port}"
+        ladder = urllib.request.urlopen(f"{site}/ladders/classic-2/").read().decode()
+        assert all(f"/bots/{name}/" in ladder for name in ("random", "gentle", "strong"))
+        match = urllib.request.urlopen(f"{site}/matches/1/").read().decode()
+        game = match.split('href="/games/')[1].split("/")[0]
+        assert b"replay-frames" in urllib.request.urlopen(f"{site}/games/{game}/").read()
+    finally:
+        stop(first, marker)
+    print(f"first run until serving a finished round robin: {elapsed:.1f} s")
+    again = run_until_serving(env, port, tmp_path / "second.log")
+    stop(again, marker)
+    assert "the round robin of an earlier run is done" in (tmp_path / "second.log").read_text()
+
+
+def test_a_port_in_use_is_named(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run([str(Path(sys.executable).parent / "durak-arena"), "--port", str(port)], cwd=ROOT,
+                                env={**os.environ, "ARENA_VAR_DIR": str(tmp_path)}, capture_output=True, text=True,
+                                timeout=60)
+    assert result.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in result.stderr and "Traceback" not in result.stderr
