@@ -14,7 +14,7 @@ if "ARENA_VAR_DIR" not in os.environ:
 os.environ.setdefault("ARENA_ADMISSION_DEALS", "2")
 
 from arena.settings import *  # noqa: F403
-from worker.broker import transport_options  # noqa: E402
+from worker.broker import transport_options
 
 # Pages find static files through the finders (no collectstatic before a test run).
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
