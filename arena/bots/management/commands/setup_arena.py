@@ -1,7 +1,7 @@
 """``manage.py setup_arena``: what a fresh arena needs after ``migrate``; running it again changes nothing.
 
-The reference bots (random, gentle, strong) as active versions, and the
-periodic rating fit as a beat schedule.
+The reference bots (random, gentle, strong) as active versions, and the beat
+schedules: the periodic rating fit and the ladder matchmaking.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from arena.bots.services import reference_versions_ensure
+from arena.matchmaking.services import matchmaking_schedule_ensure
 from arena.ratings.services import refit_schedule_ensure
 
 
@@ -20,4 +21,5 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         versions = reference_versions_ensure()
         refit_schedule_ensure()
-        self.stdout.write(f"reference bots: {', '.join(sorted(versions))}; rating refit scheduled")
+        matchmaking_schedule_ensure()
+        self.stdout.write(f"reference bots: {', '.join(sorted(versions))}; rating refit and matchmaking scheduled")
