@@ -297,11 +297,13 @@ def tournament_advance(tournament_id: int) -> str:
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None:
             return "gone"
-        if tournament.status == Tournament.Status.SCHEDULED:
-            if tournament.starts_at > timezone.now() + START_EARLY:
-                return "not yet"
-            if not _start(tournament):
-                return "cancelled"
+        if tournament.status == Tournament.Status.SCHEDULED and tournament.starts_at > timezone.now() + START_EARLY:
+            return "not yet"
+        # scheduled and due; or set to "running" by hand in the admin: start it rather than finish it with no rounds
+        waiting = tournament.status == Tournament.Status.SCHEDULED
+        if (waiting or (tournament.status == Tournament.Status.RUNNING and tournament.started is None)) \
+                and not _start(tournament):
+            return "cancelled"
         if tournament.status != Tournament.Status.RUNNING:
             return str(tournament.status)
         return _advance(tournament)
@@ -340,7 +342,10 @@ def tournament_match_done(match_id: int) -> None:
 
 
 def _start(tournament: Tournament) -> bool:
-    """Scheduled → running (planning a round robin's rounds), or cancelled if the field no longer fits."""
+    """Scheduled → running (planning a round robin's rounds), or cancelled if the field no longer fits.
+
+    Entrants whose version was rejected since they entered are withdrawn; retired ones still play (their code
+    is frozen and was admitted when they entered)."""
     now = timezone.now()
     for entry in tournament.entries.filter(withdrawn=False, version__status=BotVersion.Status.REJECTED):
         entry.withdrawn, entry.withdrawn_at = True, now

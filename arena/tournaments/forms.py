@@ -1,0 +1,61 @@
+"""The staff form that creates a tournament (the service validates again and has the last word)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from arena.bots.models import BotVersion
+from arena.tournaments.formats import MAX_DEALS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE, settings_error
+from arena.tournaments.models import Format
+from bots_sdk.engine import PRESETS
+
+
+class EntrantsField(forms.ModelMultipleChoiceField[BotVersion]):
+    def label_from_instance(self, obj: BotVersion) -> str:
+        return obj.display
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    format = forms.ChoiceField(choices=Format.choices, initial=Format.ROUND_ROBIN)
+    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic")
+    players = forms.TypedChoiceField(
+        coerce=int, choices=[(n, f"{n} players") for n in range(MIN_TABLE, MAX_TABLE + 1)], initial=2,
+        label="Table size",
+    )
+    deals = forms.IntegerField(
+        min_value=1, max_value=MAX_DEALS, initial=2,
+        help_text="Deals per table; each is played in every seat rotation (a duplicate set).",
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
+    rated = forms.BooleanField(required=False, help_text="The games count on the ladder of this preset and size.")
+    starts_at = forms.DateTimeField(
+        required=False, label="Starts at (UTC)", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Blank: now.",
+    )
+    entrants = EntrantsField(
+        queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple,
+        help_text="Active versions; seeded by their rating on this preset's ladder.",
+    )
+    allow_overlap = forms.BooleanField(
+        required=False, label="Allow entrants already in another scheduled or running tournament",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["entrants"]
+        assert isinstance(field, EntrantsField)
+        field.queryset = (
+            BotVersion.objects.filter(status=BotVersion.Status.ACTIVE).select_related("bot").order_by("bot__name")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if {"format", "preset", "players", "deals"} <= data.keys():
+            problem = settings_error(data["format"], data["preset"], data["players"], data["deals"],
+                                     data.get("rounds") if data["format"] == Format.SWISS else None)
+            if problem:
+                raise forms.ValidationError(problem)
+        return data
