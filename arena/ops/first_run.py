@@ -1,56 +1,54 @@
-"""The first run's round robin: every pairing of the reference bots, rated, so the ladder and replays have games.
+"""The first run's tournament: a rated round robin of the reference bots, so the site has standings, a ladder
+and replays to show.
 
-The matches carry a fixed seed prefix, so a second run finds them and plays
-nothing again.
+It is found again by name, so a second run plays nothing twice.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 
 from arena.bots.services import reference_versions_ensure
-from arena.matches.models import Match
-from arena.matches.services import match_create
+from arena.tournaments.models import Format, Tournament
+from arena.tournaments.selectors import tournament_progress
+from arena.tournaments.services import tournament_create
 from bots_sdk.cli.progress import Progress
 
-SEED = "first-run"
+NAME = "First run: the reference bots"
 DEALS = 2
 """Duplicate deals per pairing (each deal in both seatings)."""
 
 
-def first_round_robin() -> list[Match]:
-    """The round robin's matches, created on the first run only."""
-    existing = list(Match.objects.filter(seed__startswith=SEED).order_by("pk"))
-    if existing:
+def first_tournament() -> Tournament:
+    """The first run's tournament, created (to start at once) on the first run only."""
+    existing = Tournament.objects.filter(name=NAME).order_by("pk").first()
+    if existing is not None:
         return existing
     versions = reference_versions_ensure()
-    names = sorted(versions)
-    return [
-        match_create(kind=Match.Kind.LADDER, versions=[versions[a], versions[b]], preset="classic", deals=DEALS,
-                     rated=True, seed=f"{SEED}-{a}-{b}")
-        for a, b in itertools.combinations(names, 2)
-    ]
+    return tournament_create(name=NAME, format=Format.ROUND_ROBIN, preset="classic", players=2, deals=DEALS,
+                             versions=[versions[name] for name in sorted(versions)], rated=True,
+                             allow_overlap=True)
 
 
-def follow(matches: list[Match], check: Callable[[], None], poll_s: float = 0.5) -> None:
-    """A progress bar over the matches' games until all are done; ``check`` raises if a child process died."""
-    ids = [m.pk for m in matches]
-    total = sum(m.deals * m.players for m in matches)
-    finished = (Match.Status.DONE, Match.Status.FAILED)
-    if Match.objects.filter(pk__in=ids, status__in=finished).count() == len(ids):
-        print(f"the round robin of an earlier run is done ({total} games)")
+def follow(tournament: Tournament, check: Callable[[], None], poll_s: float = 0.5) -> None:
+    """A progress bar over the tournament's matches until it ends; ``check`` raises if a child process died."""
+    ended = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    tournament.refresh_from_db()
+    if tournament.status in ended:
+        print(f"the tournament of an earlier run is {tournament.status}")
         return
-    with Progress(total, "round robin games") as bar:
+    progress = tournament_progress(tournament)
+    with Progress(progress.total, "tournament matches") as bar:
         shown = 0
         while True:
             check()
-            done = Match.objects.filter(pk__in=ids, status__in=finished)
-            played = sum(m.deals * m.players for m in done)
-            if played > shown:
-                bar.advance(played - shown)
-                shown = played
-            if done.count() == len(ids):
+            tournament.refresh_from_db()
+            progress = tournament_progress(tournament)
+            bar.total = max(bar.total, progress.total)
+            if progress.finished > shown:
+                bar.advance(progress.finished - shown)
+                shown = progress.finished
+            if tournament.status in ended:
                 return
             time.sleep(poll_s)

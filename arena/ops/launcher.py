@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         django.setup()
         from django.conf import settings
 
-        from arena.ops.first_run import first_round_robin, follow
+        from arena.ops.first_run import first_tournament, follow
 
         print("durak-arena: setting up (database, reference bots, schedules) ...", flush=True)
         sandbox = _setup()
@@ -131,10 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         url = f"http://{args.host}:{args.port}"
         print(f"durak-arena: worker, beat and web started (logs in {children.logs}); site at {url}", flush=True)
         if args.round_robin:
-            matches = first_round_robin()
-            follow(matches, children.check)
-            print(f"durak-arena: the round robin is done: the ladder is at {url}/ladders/classic-2/ and its games at "
-                  f"{url}/matches/{matches[0].pk}/ (each game opens in the replay viewer)", flush=True)
+            tournament = first_tournament()
+            follow(tournament, children.check)
+            print(f"durak-arena: the round robin is over: standings at {url}/tournaments/{tournament.pk}/ (every "
+                  f"game opens in the replay viewer from there), the ladder at {url}/ladders/classic-2/", flush=True)
         print(f"durak-arena: serving {url} - press Ctrl-C to stop everything.", flush=True)
         _wait_for_ctrl_c(children)
     except LaunchError as error:

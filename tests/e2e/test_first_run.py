@@ -59,19 +59,20 @@ def test_one_command_gives_a_working_arena_and_ctrl_c_stops_it(tmp_path: Path) -
     elapsed = time.monotonic() - started
     try:
         output = (tmp_path / "first.log").read_text()
-        assert "round robin games [" in output and "12/12" in output
+        assert "tournament matches [" in output and "3/3" in output
         site = f"http://127.0.0.1:{port}"
         ladder = urllib.request.urlopen(f"{site}/ladders/classic-2/").read().decode()
         assert all(f"/bots/{name}/" in ladder for name in ("random", "gentle", "strong"))
-        match = urllib.request.urlopen(f"{site}/matches/1/").read().decode()
-        game = match.split('href="/games/')[1].split("/")[0]
+        standings = urllib.request.urlopen(f"{site}/tournaments/1/").read().decode()
+        assert "finished" in standings
+        game = standings.split('href="/games/')[1].split("/")[0]
         assert b"replay-frames" in urllib.request.urlopen(f"{site}/games/{game}/").read()
     finally:
         stop(first, marker)
-    print(f"first run until serving a finished round robin: {elapsed:.1f} s")
+    print(f"first run until serving a finished tournament: {elapsed:.1f} s")
     again = run_until_serving(env, port, tmp_path / "second.log")
     stop(again, marker)
-    assert "the round robin of an earlier run is done" in (tmp_path / "second.log").read_text()
+    assert "the tournament of an earlier run is finished" in (tmp_path / "second.log").read_text()
 
 
 def test_a_port_in_use_is_named(tmp_path: Path) -> None:
