@@ -129,6 +129,6 @@ def test_a_match_survives_its_worker_being_killed(
     assert len(result["games"]) == 2
     assert all(replay(GameRecord.from_dict(g["record"])).status == "ok" for g in result["games"])
     # Played to the end exactly once: by the second worker, after the broker gave it back.
-    finished = f"Task worker.tasks.play_match_spec[{outcome.id}] succeeded"
+    finished = f"Task worker.tasks.play_match_spec[{outcome.id}] succeeded in "
     assert (tmp_path / "second.log").read_text().count(finished) == 1
     assert "succeeded" not in (tmp_path / "first.log").read_text()

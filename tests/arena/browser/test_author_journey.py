@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from arena.matches.models import Game
-from tests.arena.browser.conftest import shoot
+from tests.arena.conftest import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

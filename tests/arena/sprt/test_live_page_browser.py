@@ -7,46 +7,19 @@ with the verdict. A screenshot is kept in ``test-artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from arena.bots.models import BotVersion
 from arena.matches.tasks import play_match
 from arena.sprt.services import strength_test_start
+from tests.arena.conftest import shoot
 from tests.arena.sprt.pairs import play_bins
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in this thread; the ORM is sync
-
-pytestmark = pytest.mark.django_db(transaction=True)
-
-ARTIFACTS = Path(os.environ.get("DURAK_ARTIFACTS", Path(__file__).resolve().parents[3] / "test-artifacts"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        pytest.fail("chromium is not installed (apt-get install -y chromium; .ci/run installs it)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def chart_points(page: Page) -> Any:
@@ -75,11 +48,10 @@ def test_the_live_page_charts_and_follows_the_test(
     expect(page.locator("[data-field=penta-4]")).to_have_text("2")
     page.wait_for_function("() => window.Chart.getChart(document.getElementById('sprt-chart'))"
                            ".data.datasets[0].data.length === 5")
-    ARTIFACTS.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "screenshots" / "sprt-live.png"), full_page=True)
+    shoot(page, "sprt-live")
 
     while test.is_running:
         test = play_bins(test, [4])
     expect(page.locator(".verdict")).to_contain_text("mybot v2 is stronger than mybot v1 by at least 100 Elo",
                                                      timeout=12_000)
-    page.screenshot(path=str(ARTIFACTS / "screenshots" / "sprt-decided.png"), full_page=True)
+    shoot(page, "sprt-decided")
