@@ -14,19 +14,11 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+from tests.e2e.processes import marked
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def marked(marker: str) -> set[int]:
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "environ").read_bytes():
-                    found.add(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def run_until_serving(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[str]:

@@ -29,6 +29,7 @@ import yaml
 
 from bots_sdk.engine import GameRecord
 from bots_sdk.engine.replay import replay
+from tests.e2e.processes import marked
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker" / "compose.yaml"
@@ -49,17 +50,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def marked(marker: str) -> set[int]:
-    """Pids whose environment carries this run's marker (every process we started, and their children)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "environ").read_bytes():
-                    found.add(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def slot_processes() -> set[int]:
