@@ -104,7 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-round-robin", dest="round_robin", action="store_false",
                         help="skip the first run's round robin among the reference bots")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)  # a `kill` stops the children too, like Ctrl-C
+    # Ctrl-C and `kill` stop the children too; SIGINT explicitly, since a shell starting us in the background
+    # hands it down ignored.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     children: Children | None = None
     try:
         if not _port_free(args.host, args.port):
