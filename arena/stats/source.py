@@ -1,8 +1,7 @@
 """The figures of RULES.md section 10 (seed 000: 6900 games of ``classic`` between the source's gentle players).
 
-The same table ``tests/bench/seed_stats.py`` reproduces on the command line; it
-is copied here because the site must not import the test tree, and
-``tests/arena/stats/test_source_figures.py`` checks that the two copies agree.
+The one copy of the table: the statistics page shows it, and
+``tests/bench/seed_stats.py`` compares gentle self-play with it on the command line.
 The source gives rates rounded to whole percent and no sample sizes per cell:
 a cell's sample is estimated from the deal (games x players x the share of
 dealt hands with that many trumps), as the benchmark does.

@@ -24,29 +24,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.stats.source import GAMES, SOURCE, SOURCE_OPENER_2P, hand_share
 from bots_sdk.bots import GentleBot
 from bots_sdk.cli.progress import Progress
 from bots_sdk.engine import ActionKind, Game, Rules
 from bots_sdk.local import play_game
 from bots_sdk.stats import wilson_interval
 
-GAMES = {2: 3000, 3: 2300, 4: 1600}
-"""Games per player count, as in the source."""
-SOURCE: dict[int, dict[str, float | None]] = {
-    2: {"no_trump": 0.55, "three_trumps": 0.45, "bouts": 30.0, "draws": 0.02},
-    3: {"no_trump": 0.37, "three_trumps": 0.26, "bouts": 36.0, "draws": None},
-    4: {"no_trump": 0.31, "three_trumps": 0.18, "bouts": 42.0, "draws": 0.01},
-}
-SOURCE_OPENER_2P = 0.477
 Z95 = 1.959963984540054
-
-
-def hand_share(trumps: int, rules: Rules) -> float:
-    """Probability that a dealt hand holds exactly ``trumps`` trumps (hypergeometric)."""
-    deck = rules.deck
-    suit = deck // 4
-    hand = rules.hand_size
-    return math.comb(suit, trumps) * math.comb(deck - suit, hand - trumps) / math.comb(deck, hand)
 
 
 def gap_z(ours: float, n_ours: int, theirs: float, n_theirs: float) -> float:
@@ -138,7 +123,7 @@ def summarize(tallies: list[Tally], scale: float) -> dict[str, Any]:
             low, high = wilson_interval(hits, n)
             theirs = SOURCE[t.players][key]
             assert theirs is not None
-            source_n = GAMES[t.players] * t.players * hand_share(k, rules)
+            source_n = GAMES[t.players] * t.players * hand_share(k, deck=rules.deck, hand=rules.hand_size)
             row[key] = {
                 "rate": hits / n if n else None, "ci95": [low, high], "seat_games": n, "durak": hits,
                 "source": theirs, "source_seat_games_est": round(source_n),
