@@ -158,6 +158,9 @@ def outcome_to_pb(outcome: Outcome) -> pb.Outcome:
         message.durak = outcome.durak
     if outcome.offender is not None:
         message.offender = outcome.offender
+    if outcome.losers is not None:
+        message.losers.SetInParent()  # set even when empty: a team game's draw
+        message.losers.seats.extend(outcome.losers)
     return message
 
 
@@ -168,6 +171,7 @@ def outcome_from_pb(message: pb.Outcome) -> Outcome:
     return Outcome(
         message.durak if message.HasField("durak") else None, reason, tuple(message.out_order),
         message.offender if message.HasField("offender") else None, message.detail,
+        tuple(message.losers.seats) if message.HasField("losers") else None,
     )
 
 
@@ -208,7 +212,7 @@ def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
 
 _PER_DECISION_FIELDS = (
     "hand", "trump_card", "trump_drawn_by", "hand_sizes", "out", "out_order", "table", "discard",
-    "eligible_attackers", "legal_actions", "known_cards",
+    "eligible_attackers", "legal_actions", "known_cards", "partners",
 )
 
 
@@ -234,6 +238,8 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
     message.stock_size = obs.stock_size
     message.attacker = obs.attacker
     message.defender = obs.defender
+    message.attacker_position = obs.attacker_position
+    message.defender_position = obs.defender_position
     message.take_declared = obs.take_declared
     message.bout = obs.bout
     message.attack_limit = obs.attack_limit
@@ -252,6 +258,7 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
             slot.cover.rank, slot.cover.suit = _CARD_FIELDS[pair.cover.index]
     _add_cards(message.discard, obs.discard)
     message.eligible_attackers.extend(obs.eligible_attackers)
+    message.partners.extend(obs.partners)
     for action in obs.legal_actions:
         _fill_action(message.legal_actions.add(), action)
     for cards in obs.known_cards:
@@ -293,6 +300,8 @@ def observation_from_pb(
         ),
         discard=cards_from_pb(message.discard, "observation.discard"),
         attacker=message.attacker, defender=message.defender,
+        attacker_position=message.attacker_position, defender_position=message.defender_position,
+        partners=tuple(message.partners),
         eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
         bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
         dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,

@@ -257,13 +257,16 @@ def _playout(game: Game, ctx: _Context, deadline: float | None) -> None:
             raise _DeadlineError
 
 
-def _score(game: Game, seat: int) -> float:
-    """1 when ``seat`` is safe, 0.5 for a draw, 0 for the durak."""
+def _score(game: Game, team: frozenset[int]) -> float:
+    """1 when ``team`` (our seat and its partners) is safe, 0.5 for a draw, 0 when it lost.
+
+    In a team game the durak is a seat of the losing team, so a partner's loss is ours too.
+    """
     outcome = game._outcome
     assert outcome is not None
     if outcome.durak is None:
         return 0.5
-    return 0.0 if outcome.durak == seat else 1.0
+    return 0.0 if outcome.durak in team else 1.0
 
 
 def _candidates(legal: Sequence[Action], ctx: _Context) -> list[Action]:
@@ -336,7 +339,7 @@ class StrongBot(Bot):
         preferred = _policy(game, legal, ctx)
         candidates.sort(key=lambda a: a is not preferred)
         if _perfect_information(observation):
-            return self._solve(game, candidates, ctx, observation.seat, deadline)
+            return self._solve(game, candidates, ctx, frozenset((observation.seat, *observation.partners)), deadline)
         return self._pimc(observation, game, candidates, ctx, deadline)
 
     # ------------------------------------------------------------------ hidden information: PIMC
@@ -345,7 +348,7 @@ class StrongBot(Bot):
         self, obs: Observation, first: Game, candidates: list[Action], ctx: _Context, deadline: float | None
     ) -> Action:
         """Score each candidate on the same sampled deals; drop the clearly worse ones at checkpoints."""
-        seat = obs.seat
+        team = frozenset((obs.seat, *obs.partners))
         results: dict[Action, list[float]] = {a: [] for a in candidates}
         active = list(candidates)
         rounds = 0
@@ -363,7 +366,7 @@ class StrongBot(Bot):
                     child = game.clone()
                     child.push(action)
                     _playout(child, ctx, deadline)
-                    round_scores.append(_score(child, seat))
+                    round_scores.append(_score(child, team))
                 # Only whole rounds are kept, so every surviving action has the same (paired) deals.
                 for action, score in zip(active, round_scores):
                     results[action].append(score)
@@ -381,7 +384,9 @@ class StrongBot(Bot):
 
     # ------------------------------------------------------------------ nothing hidden: alpha-beta
 
-    def _solve(self, game: Game, candidates: list[Action], ctx: _Context, seat: int, deadline: float | None) -> Action:
+    def _solve(
+        self, game: Game, candidates: list[Action], ctx: _Context, team: frozenset[int], deadline: float | None
+    ) -> Action:
         """Iterative deepening alpha-beta on the true position, playouts as leaf values.
 
         Depth counts decisions. It stops when a depth's result is exact (no leaf needed a playout;
@@ -395,7 +400,7 @@ class StrongBot(Bot):
         values: dict[str, float] = {}
         playouts = None if self._samples is None else self._samples * len(candidates)
         for depth in range(1, MAX_DEPTH + 1):
-            search = _AlphaBeta(seat, ctx, deadline, playouts)
+            search = _AlphaBeta(team, ctx, deadline, playouts)
             try:
                 depth_best, depth_value, values = search.root(game, candidates, depth)
             except _DeadlineError:
@@ -410,10 +415,10 @@ class StrongBot(Bot):
 
 
 class _AlphaBeta:
-    """One fixed-depth alpha-beta pass; our seat maximises, every other seat minimises our score."""
+    """One fixed-depth alpha-beta pass; our team maximises, every other seat minimises our score."""
 
-    def __init__(self, seat: int, ctx: _Context, deadline: float | None, playouts_left: int | None) -> None:
-        self.seat = seat
+    def __init__(self, team: frozenset[int], ctx: _Context, deadline: float | None, playouts_left: int | None) -> None:
+        self.team = team
         self.ctx = ctx
         self.deadline = deadline
         self.playouts_left = playouts_left
@@ -441,7 +446,7 @@ class _AlphaBeta:
 
     def search(self, game: Game, depth: int, alpha: float, beta: float) -> float:
         if game._outcome is not None:
-            return _score(game, self.seat)
+            return _score(game, self.team)
         self.nodes += 1
         if self.deadline is not None and not self.nodes & 3 and time.perf_counter() > self.deadline:
             raise _DeadlineError
@@ -453,13 +458,13 @@ class _AlphaBeta:
                 self.playouts_left -= 1
             leaf = game.clone()
             _playout(leaf, self.ctx, self.deadline)
-            return _score(leaf, self.seat)
+            return _score(leaf, self.team)
         legal = game.legal_actions()
         ctx = self.ctx
         preferred = _policy(game, legal, ctx)
         to_act = game._to_act
         ordered = [preferred, *(a for a in _candidates(legal, ctx) if a is not preferred)]
-        maximise = to_act == self.seat
+        maximise = to_act in self.team
         best = -1.0 if maximise else 2.0
         for action in ordered:
             child = game.clone()

@@ -43,6 +43,8 @@ _GROUPS = [  # preset, opponents, games
     ("table", ("random", "random", "gentle", "random"), 2),
     ("house", ("random", "gentle"), 2),
     ("pagat", ("random", "gentle", "random"), 2),
+    ("pagat-pairs", ("gentle", "random", "gentle"), 2),
+    ("pagat-trios", ("random", "gentle", "random", "gentle", "random"), 1),
 ]
 CHECK_GAMES = tuple(
     CheckGame(preset, opponents, f"check-{index}")
@@ -50,7 +52,8 @@ CHECK_GAMES = tuple(
         (preset, opponents) for preset, opponents, count in _GROUPS for _ in range(count)
     )
 )
-"""The fixed deals of a check: every preset, 2 to 5 players, the bot in a different seat each time."""
+"""The fixed deals of a check: every preset (partnerships too), 2 to 6 players, the bot in a different seat
+each time."""
 
 
 def add_parser(commands: Any) -> None:

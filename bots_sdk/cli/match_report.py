@@ -11,7 +11,9 @@ from bots_sdk.engine import Rules
 from bots_sdk.match import play_match
 
 
-def play_and_report(rules: Rules, bots: Sequence[Bot], games: int, seed: str, records: Path | None) -> int:
+def play_and_report(
+    rules: Rules, bots: Sequence[Bot | Sequence[Bot]], games: int, seed: str, records: Path | None
+) -> int:
     if games < 1:
         raise ValueError(f"--games: {games} is not a positive number of games")
     with Progress(games, f"{rules.preset_name} p{rules.players}") as bar:

@@ -7,9 +7,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from bots_sdk.bot import Bot
 from bots_sdk.bots import REFERENCE_BOTS, make_bot
 from bots_sdk.cli.match_report import play_and_report
-from bots_sdk.engine import PRESETS, Rules
+from bots_sdk.engine import PRESETS
+from bots_sdk.match import table_rules
 
 
 def add_parser(commands: Any) -> None:
@@ -23,7 +25,8 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument(
         "--bots", default="gentle,random",
-        help=f"comma-separated bot names, one per seat or one for every seat ({', '.join(sorted(REFERENCE_BOTS))})",
+        help="comma-separated bot names, one per seat, one per team under a team preset, or one for every seat"
+        f" ({', '.join(sorted(REFERENCE_BOTS))})",
     )
     parser.add_argument("--seed", default="0", help="seed of the deals; the same seed replays the same games")
     parser.add_argument("--records", type=Path, help="write each game's durak-game/1 record into this folder")
@@ -34,11 +37,15 @@ def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     if not names:
         raise ValueError("--bots: give at least one bot name")
-    players = args.players if args.players is not None else max(2, len(names))
     if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--bots: {len(names)} names for {players} players; give one per seat, or one for all")
-    rules = Rules.preset(args.preset, players=players)
-    bots = [make_bot(name, seed=zlib.crc32(f"{args.seed}/{seat}".encode())) for seat, name in enumerate(names)]
+        names = names * (args.players if args.players is not None else 2)
+    try:
+        rules = table_rules(args.preset, len(names), args.players)
+    except ValueError as error:
+        raise ValueError(f"--bots: {error}") from None
+    per_entry = rules.players // len(names)  # one instance per seat the bot plays
+    bots: list[list[Bot]] = [
+        [make_bot(name, seed=zlib.crc32(f"{args.seed}/{index}/{k}".encode())) for k in range(per_entry)]
+        for index, name in enumerate(names)
+    ]
     return play_and_report(rules, bots, args.games, args.seed, args.records)

@@ -23,10 +23,11 @@ from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.observation import Event, Observation, TablePair
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.record import GameRecord, RecordedAction, SeatInfo
-from bots_sdk.engine.rules import PRESETS, Rules
+from bots_sdk.engine.rules import PLAYER_COUNTS, PRESETS, TEAM_PRESETS, Rules
 
 __all__ = [
-    "PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Event", "Game", "GameRecord",
+    "PLAYER_COUNTS", "PRESETS", "TEAM_PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Event",
+    "Game", "GameRecord",
     "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDealError", "InvalidRulesError",
     "LegalActions", "Observation", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules",
     "SeatInfo", "Suit", "TablePair", "determinize",

@@ -116,6 +116,8 @@ def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[i
     game._bout = obs.bout
     game._attacker = obs.attacker
     game._defender = obs.defender
+    game._apos = obs.attacker_position
+    game._dpos = obs.defender_position
     game._cap = obs.attack_limit
     game._def_start = obs.attack_limit
     game._taken = obs.take_declared

@@ -27,6 +27,15 @@ is the figure search bots live on. Rules decided where RULES.md is silent:
   ``first_bout_limit``) like every other card added to the table.
 - Drawing after a bout goes clockwise from the main attacker of the moment,
   that is the last player who transferred, if anybody did.
+
+Partnerships (option ``teams``) keep the turns with the *positions* around the
+table, as seed 004's examples play them: a position whose player is out is
+played by the next partner (clockwise) who still holds cards, and a position is
+skipped only once its whole team is out. The defender is the next position of
+another team; who may throw in are the defender's opponents who hold cards,
+clockwise from the defender; the turn after a take goes to the next position
+after the defender's, whatever its team. Without teams every position is its
+own team, and these rules are the individual ones.
 """
 
 from __future__ import annotations
@@ -185,6 +194,19 @@ class Game:
         self._bout_limit = rules.bout_limit if rules.bout_limit is not None else _NO_LIMIT
         self._first_limit = rules.first_bout_limit if rules.first_bout_limit is not None else _NO_LIMIT
         self._draw_orders = _draw_orders(n)
+        teams = rules.teams
+        self._team_of: list[int] | None = None
+        if teams is not None:
+            team_of = [0] * n
+            for t, team in enumerate(teams):
+                for seat in team:
+                    team_of[seat] = t
+            self._team_of = team_of
+            self._members = teams
+            # Per position: its team's seats clockwise from it, the order in which partners stand in.
+            self._stand_ins = [
+                tuple((p + i) % n for i in range(n) if team_of[(p + i) % n] == team_of[p]) for p in range(n)
+            ]
         hands = [0] * n
         deal = rules.deal_size
         seat = dealer
@@ -317,6 +339,21 @@ class Game:
     @property
     def defender(self) -> int:
         return self._defender
+
+    @property
+    def attacker_position(self) -> int:
+        """The position the main attacker plays (differs from ``attacker`` only when standing in with teams)."""
+        return self._apos
+
+    @property
+    def defender_position(self) -> int:
+        return self._dpos
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s partners under option ``teams`` (empty in individual play)."""
+        if self._team_of is None:
+            return ()
+        return tuple(s for s in self._members[self._team_of[seat]] if s != seat)
 
     @property
     def take_declared(self) -> bool:
@@ -476,15 +513,18 @@ class Game:
             raise ValueError(f"seat: {seat!r} is not a seat of this game")
         if self._outcome is not None:
             raise IllegalActionError("the game is over")
-        self._outcome = Outcome(seat, reason, tuple(self._out_order), seat, detail)
+        self._outcome = self._ending(seat, reason, seat, detail)
         self._finish()
         return self._outcome
 
     # ------------------------------------------------------------------ the turn logic
 
-    def _start_bout(self, attacker: int) -> None:
-        self._attacker = attacker
-        self._set_defender(self._next_active(attacker))
+    def _start_bout(self, position: int) -> None:
+        """Start a bout led from ``position`` (a seat, or with teams the partner standing in for it)."""
+        self._apos = position
+        self._attacker = self._actor(position)
+        self._dpos = self._next_opponent(position)
+        self._set_defender(self._actor(self._dpos))
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
@@ -499,11 +539,61 @@ class Game:
         limit = self._first_limit if self._bout == 1 and self._first_limit < self._bout_limit else self._bout_limit
         self._cap = start if start < limit else limit
 
-    def _next_active(self, seat: int) -> int:
-        """The next active seat clockwise after ``seat`` (``seat`` itself if no other is active).
+    def _actor(self, position: int) -> int:
+        """Who plays ``position``: its own seat, or with teams the next partner holding cards."""
+        if self._team_of is None or (self._sleft and not self._early):
+            return position
+        hands = self._hands
+        for seat in self._stand_ins[position]:
+            if hands[seat]:
+                return seat
+        return position
 
-        With partnerships this becomes the next active opponent: every role is computed here.
-        """
+    def _team_plays(self, team: int) -> bool:
+        if self._sleft and not self._early:
+            return True
+        hands = self._hands
+        return any(hands[s] for s in self._members[team])
+
+    def _next_opponent(self, position: int) -> int:
+        """The position that defends against ``position``: the next one clockwise of a team still playing."""
+        team_of = self._team_of
+        if team_of is None:
+            return self._next_active(position)
+        n = self._n
+        team = team_of[position]
+        for i in range(1, n):
+            other = (position + i) % n
+            if team_of[other] != team and self._team_plays(team_of[other]):
+                return other
+        return position
+
+    def _prev_opponent(self, position: int) -> int:
+        team_of = self._team_of
+        if team_of is None:
+            return self._prev_active(position)
+        n = self._n
+        team = team_of[position]
+        for i in range(1, n):
+            other = (position - i) % n
+            if team_of[other] != team and self._team_plays(team_of[other]):
+                return other
+        return position
+
+    def _next_turn(self, position: int) -> int:
+        """The position after ``position`` whose team still plays: who attacks after a take."""
+        team_of = self._team_of
+        if team_of is None:
+            return self._next_active(position)
+        n = self._n
+        for i in range(1, n + 1):
+            other = (position + i) % n
+            if self._team_plays(team_of[other]):
+                return other
+        return position
+
+    def _next_active(self, seat: int) -> int:
+        """The next active seat clockwise after ``seat`` (``seat`` itself if no other is active)."""
         n = self._n
         if self._sleft and not self._early:
             return seat + 1 if seat + 1 < n else 0
@@ -526,6 +616,8 @@ class Game:
 
     def _order(self) -> list[int]:
         """The eligible attackers in priority order, from the active players of this moment."""
+        if self._team_of is not None:
+            return self._team_order()
         d = self._defender
         hands = self._hands
         keeps = self._sleft and not self._early
@@ -545,6 +637,32 @@ class Game:
         for i in range(1, n):
             s = (d + i) % n
             if s != a and (keeps or hands[s]):
+                order.append(s)
+        return order
+
+    def _team_order(self) -> list[int]:
+        """With teams: the defender's opponents who play, the main attacker first, then clockwise.
+
+        Under ``neighbours`` only the players of the opposing positions either side of the defender's.
+        """
+        a = self._attacker
+        team_of = self._team_of
+        assert team_of is not None
+        dpos = self._dpos
+        own = team_of[self._defender]
+        if self._neighbours:
+            order = [self._actor(self._next_opponent(dpos)), self._actor(self._prev_opponent(dpos))]
+            if a in order:
+                order.remove(a)
+                order.insert(0, a)
+            return [s for i, s in enumerate(order) if s not in order[:i] and team_of[s] != own]
+        keeps = self._sleft and not self._early
+        hands = self._hands
+        n = self._n
+        order = [a] if keeps or hands[a] else []
+        for i in range(1, n):
+            s = (dpos + i) % n
+            if s != a and team_of[s] != own and (keeps or hands[s]):
                 order.append(s)
         return order
 
@@ -654,11 +772,12 @@ class Game:
         limit = self._first_limit if self._bout == 1 and self._first_limit < self._bout_limit else self._bout_limit
         if count > 6 or count > limit:
             return False
-        target = self._next_active(self._defender)
+        target = self._actor(self._next_opponent(self._dpos))
         return target != self._defender and self._hands[target].bit_count() >= count
 
     def _transfer_from(self, old: int, c: int) -> None:
-        target = self._next_active(old)
+        dpos = self._next_opponent(self._dpos)
+        target = self._actor(dpos)
         bit = 1 << c
         self._hands[old] ^= bit
         self._att.append(c)
@@ -668,6 +787,8 @@ class Game:
         if c == self._six:
             self._exchange_ok = False
         self._attacker = old
+        self._apos = self._dpos
+        self._dpos = dpos
         self._set_defender(target)
         self._poll = 0
         self._phase = ATTACKING if self._multi else DEFENDING
@@ -739,11 +860,12 @@ class Game:
             if sleft and not early:
                 # Cards left to draw: nobody is out and every seat is active.
                 if self._bout >= self.rules.max_bouts:
-                    self._outcome = Outcome(None, Reason.MAX_BOUTS, tuple(self._out_order))
+                    self._outcome = self._ending(None, Reason.MAX_BOUTS)
                     self._finish()
                     return True
                 self._bout += 1
-                self._start_bout(d if not taken else d + 1 if d + 1 < n else 0)
+                dpos = self._dpos
+                self._start_bout(dpos if not taken else dpos + 1 if dpos + 1 < n else 0)
                 return False
         went_out = False
         if self._early or not self._sleft:
@@ -755,24 +877,37 @@ class Game:
         if self._stock_empty_at_start:
             self._streak = self._streak + 1 if taken and not went_out else 0
         keeps = self._sleft and not self._early
-        if keeps:
-            active = n
+        team_of = self._team_of
+        if team_of is None:
+            active = n if keeps else n - hands.count(0)
         else:
-            active = n - hands.count(0)
+            active = sum(map(self._team_plays, range(len(self._members))))
         limit = self.rules.pickup_draw_limit
         if active <= 1:
             durak = None if active == 0 else next(s for s in range(n) if hands[s])
-            self._outcome = Outcome(durak, Reason.NORMAL, tuple(self._out_order))
+            self._outcome = self._ending(durak, Reason.NORMAL)
         elif limit is not None and self._streak >= limit:
-            self._outcome = Outcome(None, Reason.PICKUP_LIMIT, tuple(self._out_order))
+            self._outcome = self._ending(None, Reason.PICKUP_LIMIT)
         elif self._bout >= self.rules.max_bouts:
-            self._outcome = Outcome(None, Reason.MAX_BOUTS, tuple(self._out_order))
+            self._outcome = self._ending(None, Reason.MAX_BOUTS)
         else:
             self._bout += 1
-            self._start_bout(d if not taken and (keeps or hands[d]) else self._next_active(d))
+            dpos = self._dpos
+            if team_of is None:
+                beaten_off_leads = keeps or hands[dpos]
+            else:
+                beaten_off_leads = self._team_plays(team_of[dpos])
+            self._start_bout(dpos if not taken and beaten_off_leads else self._next_turn(dpos))
             return False
         self._finish()
         return True
+
+    def _ending(self, durak: int | None, reason: Reason, offender: int | None = None, detail: str = "") -> Outcome:
+        """The outcome, with the losing team's seats (the durak's team) in a team game."""
+        losers = None
+        if self._team_of is not None:
+            losers = () if durak is None else self._members[self._team_of[durak]]
+        return Outcome(durak, reason, tuple(self._out_order), offender, detail, losers)
 
     def _finish(self) -> None:
         self._phase = OVER

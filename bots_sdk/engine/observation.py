@@ -68,6 +68,13 @@ class Observation:
     attacker: int
     """The main attacker of this bout."""
     defender: int
+    attacker_position: int
+    """The place at the table the main attacker plays from: their own seat, or with teams that of
+    an out partner they stand in for (the next bout's turns are counted from positions)."""
+    defender_position: int
+    """The place the defender plays from (with teams, possibly an out partner's)."""
+    partners: tuple[int, ...]
+    """This seat's partners in a team game (option ``teams``); empty in individual play."""
     eligible_attackers: tuple[int, ...]
     """Who may add attack cards now, in priority order."""
     take_declared: bool
@@ -114,6 +121,10 @@ class Observation:
             return "attacker"
         return "thrower" if self.seat in self.eligible_attackers else "idle"
 
+    def is_partner(self, seat: int) -> bool:
+        """Whether ``seat`` plays on this seat's team (never true of this seat itself)."""
+        return seat in self.partners
+
     @property
     def unbeaten(self) -> tuple[Card, ...]:
         return tuple(pair.attack for pair in self.table if pair.cover is None)
@@ -140,6 +151,9 @@ def observe(game: Game, seat: int) -> Observation:
         discard=tuple(mask_to_cards(game.discard_mask())),
         attacker=game.attacker,
         defender=game.defender,
+        attacker_position=game.attacker_position,
+        defender_position=game.defender_position,
+        partners=game.partners(seat),
         eligible_attackers=tuple(game.eligible_attackers()),
         take_declared=game.take_declared and not over,
         bout=game.bout,

@@ -45,6 +45,10 @@ class Outcome:
     """For a forfeit: the seat at fault (it is also the durak)."""
     detail: str = ""
     """For a forfeit: what happened, e.g. ``no answer within 1.0 s``."""
+    losers: tuple[int, ...] | None = None
+    """In a team game: the seats of the team that lost (empty for a draw); ``None`` in individual play.
+
+    ``durak`` is then the first seat of that team still holding cards (or the offender)."""
 
     @property
     def draw(self) -> bool:
@@ -55,6 +59,8 @@ class Outcome:
         out: dict[str, Any] = {
             "durak": self.durak, "draw": self.draw, "reason": self.reason.value, "out_order": list(self.out_order),
         }
+        if self.losers is not None:
+            out["losers"] = list(self.losers)
         if self.reason.is_forfeit:
             out["offender"] = self.offender
             out["detail"] = self.detail

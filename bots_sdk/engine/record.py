@@ -144,7 +144,7 @@ class GameRecord:
             raise RecordError(str(error)) from None
         seats = _read_seats(_field(data, "seats", list), rules.players)
         actions = _read_actions(_field(data, "actions", list), rules.players)
-        result = _read_result(_field(data, "result", Mapping), rules.players)
+        result = _read_result(_field(data, "result", Mapping), rules)
         return cls(rules, dealer, tuple(deck), seats, actions, result)
 
 
@@ -206,7 +206,8 @@ def _read_actions(items: list[Any], players: int) -> tuple[RecordedAction, ...]:
     return tuple(actions)
 
 
-def _read_result(data: Mapping[str, Any], players: int) -> Outcome:
+def _read_result(data: Mapping[str, Any], rules: Rules) -> Outcome:
+    players = rules.players
     reason_text = _field(data, "reason", str, "result.")
     try:
         reason = Reason(reason_text)
@@ -238,4 +239,16 @@ def _read_result(data: Mapping[str, Any], players: int) -> Outcome:
             raise RecordError(f"result.durak: {durak!r} must be the offender ({offender}) in a forfeit")
     elif reason is not Reason.NORMAL and durak is not None:
         raise RecordError(f"result.durak: {durak!r}, but reason {reason.value!r} is a draw")
-    return Outcome(durak, reason, out_order, offender, detail)
+    return Outcome(durak, reason, out_order, offender, detail, _read_losers(data, rules, durak))
+
+
+def _read_losers(data: Mapping[str, Any], rules: Rules, durak: int | None) -> tuple[int, ...] | None:
+    """A team game's losing seats; a writer that left them out gets the durak's team."""
+    if rules.teams is None:
+        if "losers" in data:
+            raise RecordError("result.losers: only a team game (rules.teams) has losers")
+        return None
+    if "losers" not in data:
+        return () if durak is None else next(team for team in rules.teams if durak in team)
+    losers = _field(data, "losers", list, "result.")
+    return tuple(_seat(s, rules.players, f"result.losers[{i}]") for i, s in enumerate(losers))

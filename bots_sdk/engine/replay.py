@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 from bots_sdk.engine.errors import RecordError
 from bots_sdk.engine.game import ACTED, Game
-from bots_sdk.engine.outcome import Outcome
 from bots_sdk.engine.record import GameRecord
 
 
@@ -92,5 +91,5 @@ def replay(record: GameRecord) -> Replay:
         )
     offender = game.to_act
     assert offender is not None
-    replayed = Outcome(offender, result.reason, tuple(game._out_order), offender, result.detail).to_dict()
+    replayed = game.clone().forfeit(offender, result.reason, result.detail).to_dict()
     return Replay("ok" if replayed == stored else "mismatch", steps, game, stored, replayed)

@@ -12,6 +12,13 @@ record, so records written by any tool that follows the spec replay here.
 Traceback (most recent call last):
 ...
 bots_sdk.engine.errors.InvalidRulesError: players: preset 'kawu' is for 2 players, not 3
+>>> Rules.preset("pagat-pairs", players=6).teams
+((0, 3), (1, 4), (2, 5))
+
+The partnership presets are seed 004's rules (``pagat``) with its team layouts:
+``pagat-pairs`` seats partners opposite each other (4 players: 0+2 vs 1+3;
+6 players: three teams of two), ``pagat-trios`` plays two teams of three
+(0+2+4 vs 1+3+5).
 """
 
 from __future__ import annotations
@@ -26,11 +33,13 @@ FirstAttacker = Literal["lowest_trump", "dealer_left"]
 ThrowIn = Literal["all", "neighbours"]
 
 DECK_SIZES: Final = (36, 52, 24)
-PRESETS: Final = ("classic", "transfer", "kawu", "table", "house", "pagat")
-_PLAYER_RANGE: Final = {
-    "classic": (2, 6), "transfer": (2, 6), "kawu": (2, 2),
-    "table": (2, 6), "house": (2, 5), "pagat": (2, 6), "custom": (2, 6),
+PRESETS: Final = ("classic", "transfer", "kawu", "table", "house", "pagat", "pagat-pairs", "pagat-trios")
+TEAM_PRESETS: Final = ("pagat-pairs", "pagat-trios")
+PLAYER_COUNTS: Final[dict[str, tuple[int, ...]]] = {
+    "classic": (2, 3, 4, 5, 6), "transfer": (2, 3, 4, 5, 6), "kawu": (2,), "table": (2, 3, 4, 5, 6),
+    "house": (2, 3, 4, 5), "pagat": (2, 3, 4, 5, 6), "pagat-pairs": (4, 6), "pagat-trios": (6,),
 }
+"""The table sizes each preset is played at."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -60,7 +69,7 @@ class Rules:
     trump_exchange: bool = False
     """The holder of the trump six may swap it for the turned-up trump (seed 004)."""
     teams: tuple[tuple[int, ...], ...] | None = None
-    """Partnerships (not supported yet: only ``None``)."""
+    """Partnerships: every seat in exactly one team, at least two teams (``None``: everyone for themselves)."""
     pickup_draw_limit: int | None = 40
     """Draw after this many takes in a row once the stock is empty (``None``: never)."""
     max_bouts: int = 1000
@@ -76,10 +85,9 @@ class Rules:
         """The options of preset ``name`` for ``players`` seats."""
         if name not in PRESETS:
             raise InvalidRulesError(f"preset: {name!r} is not a preset (one of {', '.join(PRESETS)})")
-        low, high = _PLAYER_RANGE[name]
-        if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
-            span = f"for {low} players" if low == high else f"for {low} to {high} players"
-            raise InvalidRulesError(f"players: preset {name!r} is {span}, not {players!r}")
+        counts = PLAYER_COUNTS[name]
+        if not isinstance(players, int) or isinstance(players, bool) or players not in counts:
+            raise InvalidRulesError(f"players: preset {name!r} is for {_spell(counts)} players, not {players!r}")
         return cls(players=players, preset_name=name, **_preset_options(name, players))
 
     def replace(self, **changes: Any) -> Rules:
@@ -131,8 +139,9 @@ class Rules:
         rules = cls(preset_name="custom", **options)
         if name != "custom":
             expected = Rules.preset(name, rules.players).to_dict()
+            actual = rules.to_dict()
             for option in OPTION_NAMES:
-                if expected[option] != data[option]:
+                if expected[option] != actual[option]:
                     raise InvalidRulesError(
                         f"{option}: {data[option]!r} differs from preset {name!r} ({expected[option]!r});"
                         ' label the rules "custom" to change options'
@@ -147,6 +156,23 @@ class Rules:
 
 
 OPTION_NAMES: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "preset_name")
+
+
+def _spell(counts: tuple[int, ...]) -> str:
+    """``(2,)`` as "2", ``(4, 6)`` as "4 or 6", a run as "2 to 6"."""
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == tuple(range(counts[0], counts[-1] + 1)) and len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
+
+def team_layout(kind: str, players: int) -> tuple[tuple[int, ...], ...]:
+    """Seed 004's layouts: ``pairs`` sit opposite each other, ``trios`` alternate around the table."""
+    if kind == "pairs":
+        half = players // 2
+        return tuple((s, s + half) for s in range(half))
+    return tuple(tuple(range(first, players, 2)) for first in (0, 1))
 
 
 def _plain(value: Any) -> Any:
@@ -171,8 +197,10 @@ def _preset_options(name: str, players: int) -> dict[str, Any]:
     elif name == "house":
         base.update(hand_size=7, bout_limit=None, first_bout_limit=None,
                     multi_card_attacks=True, transfer=True, early_out=True)
-    elif name == "pagat":
+    elif name.startswith("pagat"):
         base.update(trump_exchange=True, first_bout_limit=6 if players <= 3 else 5)
+        if name != "pagat":
+            base["teams"] = team_layout(name.removeprefix("pagat-"), players)
     return base
 
 
@@ -196,7 +224,7 @@ def _validate(rules: Rules) -> None:
         need(value is None or (_is_int(value) and value >= 1), name, "null or a whole number of at least 1")
     for name in ("multi_card_attacks", "transfer", "early_out", "trump_exchange"):
         need(isinstance(getattr(rules, name), bool), name, "true or false")
-    need(rules.teams is None, "teams", "null (partnerships are not supported yet)")
+    _validate_teams(rules)
     need(_is_int(rules.max_bouts) and rules.max_bouts >= 1, "max_bouts", "a whole number of at least 1")
     need(rules.preset_name in PRESETS or rules.preset_name == "custom", "preset_name", "a preset name or 'custom'")
     if rules.deal_size > rules.deck:
@@ -204,3 +232,25 @@ def _validate(rules: Rules) -> None:
             f"hand_size: {rules.players} players x {rules.hand_size} cards need {rules.deal_size} cards,"
             f" the {rules.deck}-card deck holds {rules.deck}"
         )
+
+
+def _validate_teams(rules: Rules) -> None:
+    """Teams must split the seats exactly; stored sorted, so equal layouts compare equal."""
+    teams = rules.teams
+    if teams is None:
+        return
+    expected = "null or a list of at least two teams (lists of seats) holding every seat exactly once"
+    if not isinstance(teams, tuple) or len(teams) < 2 or not all(isinstance(t, tuple) and t for t in teams):
+        raise InvalidRulesError(f"teams: {_plain(teams)!r} is not {expected}")
+    seats = [s for team in teams for s in team]
+    for s in seats:
+        if not _is_int(s) or not 0 <= s < rules.players:
+            raise InvalidRulesError(f"teams: {s!r} is not a seat of a {rules.players}-player game")
+    if sorted(seats) != list(range(rules.players)):
+        twice = sorted({s for s in seats if seats.count(s) > 1})
+        problem = f"seat {twice[0]} is in two teams" if twice else (
+            f"seat {min(set(range(rules.players)) - set(seats))} is in no team")
+        raise InvalidRulesError(f"teams: {_plain(teams)!r}: {problem}")
+    canonical = tuple(sorted(tuple(sorted(team)) for team in teams))
+    if canonical != teams:
+        object.__setattr__(rules, "teams", canonical)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +212,56 @@ def test_finds_the_winning_move_of_an_endgame(name: str, samples: int | None, bu
     bot = StrongBot(seed=0, budget_ms=budget_ms, samples=samples)
     assert str(decide(bot, game)) == ENDGAMES[name][2]
     assert bot.last_stats["mode"] == "solve"
+
+
+# ------------------------------------------------------------------ partnerships: the team's result counts
+
+# Positions met in gentle games of four-player pagat-pairs (seats 0+2 against 1+3): the stock is empty and
+# nothing is hidden from seat 2. The trap ends with seat 2 safe but its partner the durak: a search that
+# scored only its own seat would rate it a win as well.
+TEAM_ENDGAMES = {
+    "seed-5": (5, "team_endgame_seed5.txt", "defend 9D 8H", "take"),
+    "seed-49": (49, "team_endgame_seed49.txt", "pass", "attack AC"),
+}
+
+
+def team_endgame(name: str) -> Game:
+    seed, decisions, _, _ = TEAM_ENDGAMES[name]
+    game = Game.new(Rules.preset("pagat-pairs", players=4), seed=seed)
+    for text in (Path(__file__).parent / decisions).read_text().strip().split(", "):
+        game.apply(text)
+    return game
+
+
+def solve_for(game: Game, winners: frozenset[int]) -> float:
+    """The exact value for ``winners`` (a team, or one seat alone): 1 when the durak is none of them."""
+    outcome = game.outcome
+    if outcome is not None:
+        return 0.5 if outcome.durak is None else float(outcome.durak not in winners)
+    mine = game.to_act in winners
+    best = 0.0 if mine else 1.0
+    for action in game.legal_actions():
+        child = game.clone()
+        child.push(action)
+        value = solve_for(child, winners)
+        best = max(best, value) if mine else min(best, value)
+        if best == (1.0 if mine else 0.0):
+            break
+    return best
+
+
+@pytest.mark.parametrize("name", sorted(TEAM_ENDGAMES))
+def test_strong_plays_for_its_team_not_just_its_seat(name: str) -> None:
+    game = team_endgame(name)
+    assert game.to_act == 2 and game.stock_size == 0
+    _, _, winning, trap = TEAM_ENDGAMES[name]
+    values = {}
+    for text in (winning, trap):
+        child = game.clone()
+        child.apply(text)
+        values[text] = (solve_for(child, frozenset({0, 2})), solve_for(child, frozenset({2})))
+    assert values == {winning: (1.0, 1.0), trap: (0.0, 1.0)}  # the trap wins only for seat 2 alone
+    for samples, budget_ms in ((4, 0.0), (None, 50.0)):
+        bot = StrongBot(seed=0, budget_ms=budget_ms, samples=samples)
+        assert str(decide(bot, game)) == winning
+        assert bot.last_stats["mode"] == "solve"

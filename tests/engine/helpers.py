@@ -18,15 +18,19 @@ from bots_sdk.engine import Action, ActionKind, Card, Game, GameRecord, Outcome,
 from bots_sdk.engine.cards import deck_mask
 from bots_sdk.engine.replay import replay
 
-PLAYER_RANGE: dict[str, tuple[int, int]] = {
-    "classic": (2, 6), "transfer": (2, 6), "kawu": (2, 2), "table": (2, 6), "house": (2, 5), "pagat": (2, 6),
+PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
+    "classic": (2, 3, 4, 5, 6), "transfer": (2, 3, 4, 5, 6), "kawu": (2,), "table": (2, 3, 4, 5, 6),
+    "house": (2, 3, 4, 5), "pagat": (2, 3, 4, 5, 6), "pagat-pairs": (4, 6), "pagat-trios": (6,),
 }
-"""RULES.md section 8, the ``players`` row."""
+"""RULES.md section 8, the ``players`` row, and the team layouts of section 7."""
 
-CONFIGS: list[tuple[str, int]] = [
-    (preset, players) for preset, (low, high) in PLAYER_RANGE.items() for players in range(low, high + 1)
-]
+CONFIGS: list[tuple[str, int]] = [(preset, players) for preset, counts in PLAYER_COUNTS.items() for players in counts]
 """Every preset with every table size it allows."""
+
+
+def team_of(rules: Rules, seat: int) -> tuple[int, ...]:
+    """The seats of ``seat``'s team (just ``seat`` in individual play)."""
+    return next((team for team in rules.teams if seat in team), (seat,)) if rules.teams else (seat,)
 
 
 def mask_of(cards: Iterator[Card] | list[Card] | set[Card] | tuple[Card, ...]) -> int:
@@ -83,9 +87,13 @@ def check_outcome(game: Game) -> None:
     for seat in outcome.out_order:
         assert game.hand_size(seat) == 0, f"seat {seat} is out but holds cards"
         assert game.is_out(seat)
+    if game.rules.teams is None:
+        assert outcome.losers is None
+    else:
+        assert outcome.losers == (() if outcome.durak is None else team_of(game.rules, outcome.durak))
     if outcome.reason is Reason.NORMAL:
         holding = [s for s in range(game.players) if game.active(s)]
-        assert len(holding) <= 1
+        assert len({team_of(game.rules, s) for s in holding}) <= 1, f"several teams hold cards: {holding}"
         assert outcome.durak == (holding[0] if holding else None)
         if game.stock_size == 0 or game.rules.early_out:
             assert set(outcome.out_order) | set(holding) == set(range(game.players))
@@ -119,6 +127,8 @@ class CheckedGame(Game):
         self.chk_poll = 0
         self.chk_attacker = -1
         self.chk_defender = -1
+        self.chk_apos = -1
+        self.chk_dpos = -1
         self.chk_def_start = 0
         self.chk_taken = False
         self.chk_take_hand = 0
@@ -138,30 +148,37 @@ class CheckedGame(Game):
     def chk_active(self, seat: int) -> bool:
         return self.hand_size(seat) > 0 or (self.stock_size > 0 and not self.rules.early_out)
 
-    def chk_next(self, seat: int) -> int:
-        n = self.players
-        for i in range(1, n):
-            other = (seat + i) % n
-            if self.chk_active(other):
-                return other
-        return seat
+    # Partnerships (RULES.md section 7): turns belong to positions; a position whose player is out is
+    # played by the next partner holding cards; roles skip a position only when its whole team is out.
 
-    def chk_prev(self, seat: int) -> int:
+    def chk_plays(self, position: int) -> bool:
+        return any(self.chk_active(s) for s in team_of(self.rules, position))
+
+    def chk_actor(self, position: int) -> int:
         n = self.players
-        for i in range(1, n):
-            other = (seat - i) % n
-            if self.chk_active(other):
+        partners = sorted(team_of(self.rules, position), key=lambda s: (s - position) % n)
+        return next((s for s in partners if self.chk_active(s)), position)
+
+    def chk_opponent(self, position: int, step: int = 1) -> int:
+        """The next position (``step`` -1: the previous one) of another team still playing."""
+        own = team_of(self.rules, position)
+        for i in range(1, self.players):
+            other = (position + step * i) % self.players
+            if other not in own and self.chk_plays(other):
                 return other
-        return seat
+        return position
 
     def chk_order(self) -> list[int]:
-        """The eligible attackers in priority order (RULES.md section 4)."""
+        """The eligible attackers in priority order (RULES.md sections 4 and 7)."""
         a, d, n = self.chk_attacker, self.chk_defender, self.players
+        dpos = self.chk_dpos
+        own = team_of(self.rules, d)
         if self.rules.throw_in == "all":
-            candidates = [s for s in range(n) if s != d and self.chk_active(s)]
+            candidates = [s for s in range(n) if s not in own and self.chk_active(s)]
         else:
-            candidates = [s for s in {self.chk_next(d), self.chk_prev(d)} if s != d]
-        clockwise = sorted(candidates, key=lambda s: (s - d - 1) % n)
+            sides = {self.chk_actor(self.chk_opponent(dpos)), self.chk_actor(self.chk_opponent(dpos, -1))}
+            candidates = [s for s in sides if s not in own]
+        clockwise = sorted(candidates, key=lambda s: (s - dpos - 1) % n)
         if a in clockwise:
             clockwise.remove(a)
             clockwise.insert(0, a)
@@ -207,7 +224,7 @@ class CheckedGame(Game):
             if self.rules.transfer and table and all(c is None for _, c in table):
                 ranks = {a.rank for a, _ in table}
                 count = len(table) + 1
-                target = self.chk_next(self.chk_defender)
+                target = self.chk_actor(self.chk_opponent(self.chk_dpos))
                 if (
                     len(ranks) == 1
                     and target != self.chk_defender
@@ -292,7 +309,8 @@ class CheckedGame(Game):
         six = Card(6, self.trump) if self.rules.deck != 24 else None
         if action.card is not None and action.card == six:
             self.chk_six_tabled = True
-        target = self.chk_next(self.chk_defender)
+        target_position = self.chk_opponent(self.chk_dpos)
+        target = self.chk_actor(target_position)
         take_hand = self.hand_size(seat)
         turn_up = self.trump_card
         super()._step(seat, action, forced)
@@ -318,6 +336,7 @@ class CheckedGame(Game):
         elif kind is ActionKind.TRANSFER:
             self.chk_attacker = seat
             self.chk_defender = target
+            self.chk_apos, self.chk_dpos = self.chk_dpos, target_position
             self.chk_def_start = self.hand_size(target)
             self.chk_phase = "attack" if multi else "defend"
             self.chk_poll = 0
@@ -329,6 +348,7 @@ class CheckedGame(Game):
     def chk_roles(self) -> None:
         assert self.attacker == self.chk_attacker, f"main attacker {self.attacker}, expected {self.chk_attacker}"
         assert self.defender == self.chk_defender, f"defender {self.defender}, expected {self.chk_defender}"
+        assert (self.attacker_position, self.defender_position) == (self.chk_apos, self.chk_dpos)
         assert self.bout == self.chk_bout
         assert self.take_declared == self.chk_taken
 
@@ -343,11 +363,13 @@ class CheckedGame(Game):
             assert attacker == expected, f"first attacker {attacker}, expected {expected}"
             self.chk_new_bout(attacker)
 
-    def chk_new_bout(self, attacker: int) -> None:
+    def chk_new_bout(self, position: int) -> None:
         self.chk_bout += 1
-        self.chk_attacker = attacker
-        self.chk_defender = self.chk_next(attacker)
-        assert self.chk_defender != attacker
+        self.chk_apos = position
+        self.chk_attacker = self.chk_actor(position)
+        self.chk_dpos = self.chk_opponent(position)
+        self.chk_defender = self.chk_actor(self.chk_dpos)
+        assert self.chk_defender not in team_of(self.rules, self.chk_attacker)
         self.chk_def_start = self.hand_size(self.chk_defender)
         self.chk_taken = False
         self.chk_take_hand = 0
@@ -408,19 +430,24 @@ class CheckedGame(Game):
             self.chk_streak = self.chk_streak + 1 if taken and not new_out else 0
         assert self.pickups_in_a_row == self.chk_streak
         active = [s for s in range(n) if self.chk_active(s)]
+        teams_left = {team_of(rules, s) for s in active}
+        draw_losers = None if rules.teams is None else ()
         expected: Outcome | None = None
-        if len(active) <= 1:
-            expected = Outcome(active[0] if active else None, Reason.NORMAL, self.out_order)
+        if len(teams_left) <= 1:
+            losers = team_of(rules, active[0]) if active and rules.teams else draw_losers
+            expected = Outcome(active[0] if active else None, Reason.NORMAL, self.out_order, losers=losers)
         elif rules.pickup_draw_limit is not None and self.chk_streak >= rules.pickup_draw_limit:
-            expected = Outcome(None, Reason.PICKUP_LIMIT, self.out_order)
+            expected = Outcome(None, Reason.PICKUP_LIMIT, self.out_order, losers=draw_losers)
         elif self.chk_bout >= rules.max_bouts:
-            expected = Outcome(None, Reason.MAX_BOUTS, self.out_order)
+            expected = Outcome(None, Reason.MAX_BOUTS, self.out_order, losers=draw_losers)
         assert self.outcome == expected, f"{where}: outcome {self.outcome}, expected {expected}"
         assert result == (expected is not None)
         if expected is None:
-            attacker = d if not taken and self.chk_active(d) else self.chk_next(d)
-            assert self.attacker == attacker, f"{where}: next attacker {self.attacker}, expected {attacker}"
-            self.chk_new_bout(attacker)
+            dpos = self.chk_dpos
+            position = dpos if not taken and self.chk_plays(dpos) else next(
+                p for p in ((dpos + i) % n for i in range(1, n + 1)) if self.chk_plays(p))
+            assert self.attacker_position == position, f"{where}: lead from {self.attacker_position}, not {position}"
+            self.chk_new_bout(position)
         else:
             self.chk_phase = "over"
         return result

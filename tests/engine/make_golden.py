@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from bots_sdk.engine import Game, GameRecord, Rules, SeatInfo
-from tests.engine.helpers import PLAYER_RANGE, trace_text
+from tests.engine.helpers import PLAYER_COUNTS, trace_text
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (1, 2, 3)
@@ -31,12 +31,12 @@ from the neighbours), ``pagat`` with 6 deals the whole deck (so no trump exchang
 
 def table_sizes(preset: str) -> list[int]:
     """Two players and the largest (or most typical) table of each preset."""
-    low, high = PLAYER_RANGE[preset]
-    return sorted({low, TYPICAL.get(preset, high)})
+    counts = PLAYER_COUNTS[preset]
+    return sorted({counts[0], TYPICAL.get(preset, counts[-1])})
 
 
 def golden_names() -> list[tuple[str, int, int]]:
-    return [(preset, players, seed) for preset in PLAYER_RANGE for players in table_sizes(preset) for seed in SEEDS]
+    return [(preset, players, seed) for preset in PLAYER_COUNTS for players in table_sizes(preset) for seed in SEEDS]
 
 
 def stem(preset: str, players: int, seed: int) -> str:

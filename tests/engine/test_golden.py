@@ -29,7 +29,7 @@ def test_golden_files_are_complete() -> None:
     expected = {f"{stem(*name)}{ext}" for name in NAMES for ext in (".json", ".trace.jsonl")}
     present = {path.name for path in GOLDEN.iterdir()} if GOLDEN.is_dir() else set()
     assert present == expected, f"golden files missing or extra; {REGENERATE}"
-    assert 25 <= len(NAMES) <= 40
+    assert 25 <= len(NAMES) <= 50
 
 
 @pytest.mark.parametrize(("preset", "players", "seed"), NAMES, ids=[stem(*name) for name in NAMES])

@@ -30,7 +30,7 @@ from hypothesis.stateful import (
 from bots_sdk.engine import PRESETS, Game, IllegalActionError, Rules
 from tests.engine.helpers import (
     CONFIGS,
-    PLAYER_RANGE,
+    PLAYER_COUNTS,
     CheckedGame,
     check_conservation,
     check_outcome,
@@ -55,9 +55,9 @@ def play_checked(rules: Rules, seed: int, choice_seed: int | None = None) -> Che
 
 def test_configs_cover_every_preset() -> None:
     assert {preset for preset, _ in CONFIGS} == set(PRESETS)
-    for preset, (low, high) in PLAYER_RANGE.items():
+    for preset, counts in PLAYER_COUNTS.items():
         for players in range(2, 7):
-            if low <= players <= high:
+            if players in counts:
                 assert Rules.preset(preset, players).players == players
             else:
                 with pytest.raises(ValueError, match="players"):
@@ -100,7 +100,16 @@ def custom_rules(draw: st.DrawFn) -> Rules:
         early_out=draw(st.booleans()), trump_exchange=draw(st.booleans()),
         pickup_draw_limit=draw(st.none() | st.integers(1, 6)),
         max_bouts=draw(st.sampled_from([1, 2, 5, 30, 1000])),
+        teams=draw(st.none() | team_lists(players)),
     )
+
+
+def team_lists(players: int) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Any split of the seats into at least two teams, seed 004's layouts or not (adjacent partners too)."""
+    labels = st.lists(st.integers(0, players - 1), min_size=players, max_size=players).filter(
+        lambda teams: len(set(teams)) >= 2)
+    return labels.map(lambda teams: tuple(
+        tuple(s for s in range(players) if teams[s] == t) for t in sorted(set(teams))))
 
 
 @settings(max_examples=120, deadline=None)

@@ -91,10 +91,12 @@ def test_forfeit_round_trip(preset: str, players: int) -> None:
         assert outcome.durak == outcome.offender == seat
         record = record_of(game)
         data = json.loads(record.to_json())
-        assert data["result"] == {
+        expected: dict[str, Any] = {
             "durak": seat, "draw": False, "reason": "timeout", "out_order": list(game.out_order),
-            "offender": seat, "detail": "no answer within 1.0 s",
         }
+        if rules.teams is not None:  # the offender's whole team loses
+            expected["losers"] = next(list(team) for team in rules.teams if seat in team)
+        assert data["result"] == {**expected, "offender": seat, "detail": "no answer within 1.0 s"}
         result = replay(GameRecord.from_json(record.to_json()))
         assert result.status == "ok", result.final_line()
         assert result.final_line() == {"result": data["result"]}

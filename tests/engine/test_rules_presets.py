@@ -11,6 +11,9 @@ from bots_sdk.engine import PRESETS, InvalidRulesError, Rules
 PLAYERS = {"classic": (2, 6), "transfer": (2, 6), "kawu": (2, 2), "table": (2, 6), "house": (2, 5),
            "pagat": (2, 6)}
 """The `players` row of the table."""
+TEAM_PRESETS = {"pagat-pairs": {4: [[0, 2], [1, 3]], 6: [[0, 3], [1, 4], [2, 5]]},
+                "pagat-trios": {6: [[0, 2, 4], [1, 3, 5]]}}
+"""Section 7, partnerships under seed 004's rules: two teams of two, three teams of two, two teams of three."""
 
 
 def expected_options(preset: str, players: int) -> dict[str, Any]:
@@ -24,6 +27,8 @@ def expected_options(preset: str, players: int) -> dict[str, Any]:
                   "transfer": True, "early_out": True},
         "pagat": {"first_bout_limit": 6 if players <= 3 else 5, "trump_exchange": True},
     }
+    for name, layouts in TEAM_PRESETS.items():
+        column[name] = {**column["pagat"], "teams": layouts.get(players)}
     options: dict[str, Any] = {
         "preset": preset, "players": players, "deck": 36, "hand_size": 6, "first_attacker": "lowest_trump",
         "throw_in": "all", "bout_limit": 6, "first_bout_limit": None, "multi_card_attacks": False,
@@ -34,12 +39,20 @@ def expected_options(preset: str, players: int) -> dict[str, Any]:
     return options
 
 
-CONFIGS = [(preset, players) for preset, (low, high) in PLAYERS.items() for players in range(low, high + 1)]
+CONFIGS = [(preset, players) for preset, (low, high) in PLAYERS.items() for players in range(low, high + 1)] + [
+    (preset, players) for preset, layouts in TEAM_PRESETS.items() for players in layouts
+]
 
 
-def test_the_engine_has_exactly_the_six_presets_of_the_table() -> None:
-    """Section 8: the presets are classic, transfer, kawu, table, house, pagat."""
-    assert set(PRESETS) == set(PLAYERS)
+def test_the_engine_has_the_six_presets_of_the_table_and_the_team_layouts() -> None:
+    """Section 8: the presets are classic, transfer, kawu, table, house, pagat; section 7 adds the layouts."""
+    assert set(PRESETS) == set(PLAYERS) | set(TEAM_PRESETS)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat-pairs", 5), ("pagat-pairs", 2), ("pagat-trios", 4)])
+def test_team_presets_refuse_table_sizes_without_their_layout(preset: str, players: int) -> None:
+    with pytest.raises(InvalidRulesError, match=f"players: preset '{preset}' is for"):
+        Rules.preset(preset, players)
 
 
 @pytest.mark.parametrize(("preset", "players"), CONFIGS)

@@ -43,7 +43,7 @@ ONCE = ("slow", "crash", "exits", "wrong_type")
 """Bots that fault once (a marker file in their folder): the check restarts them and plays on."""
 
 VIOLATION = re.compile(
-    r"^VIOLATION (?P<reason>[a-z_]+): (?P<detail>.*) \(preset (?P<preset>\w+), (?P<players>\d) players,"
+    r"^VIOLATION (?P<reason>[a-z_]+): (?P<detail>.*) \(preset (?P<preset>[\w-]+), (?P<players>\d) players,"
     r" seed '(?P<seed>[^']+)', seat (?P<seat>\d), trace step (?P<step>\d+);"
     r" replay: durak replay (?P<path>\S+) --trace\)$",
     re.MULTILINE,

@@ -745,6 +745,7 @@ class Outcome(_message.Message):
     OUT_ORDER_FIELD_NUMBER: _builtins.int
     OFFENDER_FIELD_NUMBER: _builtins.int
     DETAIL_FIELD_NUMBER: _builtins.int
+    LOSERS_FIELD_NUMBER: _builtins.int
     durak: _builtins.int
     """The loser; unset for a draw."""
     draw: _builtins.bool
@@ -759,6 +760,12 @@ class Outcome(_message.Message):
     def out_order(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats in the order they went out (safe)."""
 
+    @_builtins.property
+    def losers(self) -> Global___Team:
+        """In a team game (rules.teams): the seats of the team that lost, empty for a draw; unset in individual
+        play. `durak` is then the first seat of that team still holding cards (or the offender).
+        """
+
     def __init__(
         self,
         *,
@@ -768,10 +775,11 @@ class Outcome(_message.Message):
         out_order: _abc.Iterable[_builtins.int] | None = ...,
         offender: _builtins.int | None = ...,
         detail: _builtins.str = ...,
+        losers: Global___Team | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_durak", b"_durak", "_offender", b"_offender", "durak", b"durak", "offender", b"offender"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_durak", b"_durak", "_offender", b"_offender", "durak", b"durak", "losers", b"losers", "offender", b"offender"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_durak", b"_durak", "_offender", b"_offender", "detail", b"detail", "draw", b"draw", "durak", b"durak", "offender", b"offender", "out_order", b"out_order", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_durak", b"_durak", "_offender", b"_offender", "detail", b"detail", "draw", b"draw", "durak", b"durak", "losers", b"losers", "offender", b"offender", "out_order", b"out_order", "reason", b"reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__durak: _TypeAlias = _typing.Literal["durak"]  # noqa: Y015
     _WhichOneofArgType__durak: _TypeAlias = _typing.Literal["_durak", b"_durak"]  # noqa: Y015
@@ -814,6 +822,9 @@ class Observation(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     KNOWN_CARDS_FIELD_NUMBER: _builtins.int
     HISTORY_FIELD_NUMBER: _builtins.int
+    PARTNERS_FIELD_NUMBER: _builtins.int
+    ATTACKER_POSITION_FIELD_NUMBER: _builtins.int
+    DEFENDER_POSITION_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """This seat."""
     trump: Global___Suit.ValueType
@@ -838,6 +849,12 @@ class Observation(_message.Message):
     """The dealer's seat."""
     to_act: _builtins.int
     """The seat whose decision the game waits for."""
+    attacker_position: _builtins.int
+    """The place at the table the main attacker plays from: their own seat, or in a team game that of an out
+    partner they stand in for.
+    """
+    defender_position: _builtins.int
+    """The place the defender plays from (in a team game, possibly an out partner's)."""
     @_builtins.property
     def rules(self) -> Global___Rules:
         """The rules in force."""
@@ -886,6 +903,10 @@ class Observation(_message.Message):
     def history(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """Every public event of the game so far, in order."""
 
+    @_builtins.property
+    def partners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """This seat's partners in a team game (rules.teams); empty in individual play."""
+
     def __init__(
         self,
         *,
@@ -913,10 +934,13 @@ class Observation(_message.Message):
         legal_actions: _abc.Iterable[Global___Action] | None = ...,
         known_cards: _abc.Iterable[Global___CardList] | None = ...,
         history: _abc.Iterable[Global___Event] | None = ...,
+        partners: _abc.Iterable[_builtins.int] | None = ...,
+        attacker_position: _builtins.int = ...,
+        defender_position: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_trump_drawn_by", b"_trump_drawn_by", "rules", b"rules", "trump_card", b"trump_card", "trump_drawn_by", b"trump_drawn_by"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_trump_drawn_by", b"_trump_drawn_by", "attack_limit", b"attack_limit", "attacker", b"attacker", "bout", b"bout", "dealer", b"dealer", "defender", b"defender", "discard", b"discard", "eligible_attackers", b"eligible_attackers", "hand", b"hand", "hand_sizes", b"hand_sizes", "history", b"history", "known_cards", b"known_cards", "legal_actions", b"legal_actions", "out", b"out", "out_order", b"out_order", "pickups_in_a_row", b"pickups_in_a_row", "rules", b"rules", "seat", b"seat", "stock_size", b"stock_size", "table", b"table", "take_declared", b"take_declared", "to_act", b"to_act", "trump", b"trump", "trump_card", b"trump_card", "trump_drawn_by", b"trump_drawn_by"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_trump_drawn_by", b"_trump_drawn_by", "attack_limit", b"attack_limit", "attacker", b"attacker", "attacker_position", b"attacker_position", "bout", b"bout", "dealer", b"dealer", "defender", b"defender", "defender_position", b"defender_position", "discard", b"discard", "eligible_attackers", b"eligible_attackers", "hand", b"hand", "hand_sizes", b"hand_sizes", "history", b"history", "known_cards", b"known_cards", "legal_actions", b"legal_actions", "out", b"out", "out_order", b"out_order", "partners", b"partners", "pickups_in_a_row", b"pickups_in_a_row", "rules", b"rules", "seat", b"seat", "stock_size", b"stock_size", "table", b"table", "take_declared", b"take_declared", "to_act", b"to_act", "trump", b"trump", "trump_card", b"trump_card", "trump_drawn_by", b"trump_drawn_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__trump_drawn_by: _TypeAlias = _typing.Literal["trump_drawn_by"]  # noqa: Y015
     _WhichOneofArgType__trump_drawn_by: _TypeAlias = _typing.Literal["_trump_drawn_by", b"_trump_drawn_by"]  # noqa: Y015
