@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "arena.matchmaking",
     "arena.sprt",
     "arena.stats",
+    "arena.tables",
     "arena.ops",
     "arena.web",
     "arena.api",
@@ -153,6 +154,12 @@ ARENA_MOVE_S = env.float("ARENA_MOVE_S", default=1.0)
 ARENA_BANK_S = env.float("ARENA_BANK_S", default=10.0)
 ARENA_START_S = env.float("ARENA_START_S", default=10.0)
 ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
+# Tables (arena/tables/conf.py): a person's clock per move and per-game bank (s), the pause before a bot's move
+# so a person can follow it, and the reference bot behind the hint button.
+ARENA_TABLE_MOVE_S = env.float("ARENA_TABLE_MOVE_S", default=120.0)
+ARENA_TABLE_BANK_S = env.float("ARENA_TABLE_BANK_S", default=300.0)
+ARENA_TABLE_PACE_S = env.float("ARENA_TABLE_PACE_S", default=0.6)
+ARENA_TABLE_HINT_BOT = env.str("ARENA_TABLE_HINT_BOT", default="gentle")
 # Called with a match id once the match is stored or has failed: the apps that wait on matches move on.
 ARENA_MATCH_DONE_HOOKS = [
     "arena.tournaments.services.tournament_match_done",

@@ -15,5 +15,6 @@ urlpatterns = [
     path("matchmaking/", include("arena.matchmaking.urls")),
     path("sprt/", include("arena.sprt.urls")),
     path("stats/", include("arena.stats.urls")),
+    path("tables/", include("arena.tables.urls")),
     path("", include("arena.web.urls")),
 ]

@@ -1,7 +1,8 @@
 """Settings for the test run: the arena's own settings on the real PostgreSQL, with a private bot store.
 
 pytest-django creates (and drops) the database ``test_durak_arena`` from this
-URL; ``DATABASE_URL`` in the environment overrides it.
+URL; ``DATABASE_URL`` in the environment overrides it (and ``ARENA_TEST_BROKER_URL``
+the Redis database), so two runs on one machine keep apart.
 """
 
 import os
@@ -20,5 +21,6 @@ from worker.broker import transport_options
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
-CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"  # the arena tests' own Redis database
+# The arena tests' own Redis database; ARENA_TEST_BROKER_URL gives a parallel run another one.
+CELERY_BROKER_URL = os.environ.get("ARENA_TEST_BROKER_URL", "redis://127.0.0.1:6379/14")
 CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL)

@@ -39,8 +39,12 @@ _SETTINGS = {
     "broker_connection_retry_on_startup": True,
     # Everything that runs bots (matches, and builds: they install in the sandbox) goes to sandbox-capable
     # workers; the rest (rating fits) to the default queue.
-    "task_routes": {name: {"queue": "referee"} for name in (
-        "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
+    "task_routes": {
+        **{name: {"queue": "referee"} for name in (
+            "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
+        # A table's game waits on people for minutes: its own workers, so open tables never hold up matches.
+        "arena.tables.play_table": {"queue": "tables"},
+    },
     "task_default_queue": "default",
 }
 app = Celery("worker")

@@ -21,6 +21,7 @@ class Match(models.Model):
         CHALLENGE = "challenge", "challenge"
         TOURNAMENT = "tournament", "tournament"
         SPRT = "sprt", "strength test"
+        TABLE = "table", "table (people and bots)"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "queued"

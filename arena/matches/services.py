@@ -21,8 +21,9 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
-from bots_sdk.engine import PRESETS, DurakError, GameRecord, Rules
+from bots_sdk.engine import PRESETS, DurakError, GameRecord
 from bots_sdk.engine import Game as EngineGame
+from bots_sdk.match import table_rules
 from worker.referee.match import GameResult, MatchSpec
 
 FAULTS = ("timeout", "crash", "illegal", "protocol")
@@ -36,20 +37,26 @@ def match_create(
     *, kind: str, versions: Sequence[BotVersion], preset: str, deals: int, rated: bool,
     requested_by: User | None = None, seed: str | None = None,
 ) -> Match:
-    """A queued match between ``versions`` (spec order); it is enqueued once the transaction commits."""
+    """A queued match between ``versions`` (spec order); it is enqueued once the transaction commits.
+
+    Under a team preset each version is a team: it plays every seat of its team (``pagat-pairs`` with two
+    versions is a four-player match), so a team's result is one bot's result.
+    """
     if not 2 <= len(versions) <= 6:
         raise MatchError(f"a table seats 2 to 6 bots, not {len(versions)}")
     if preset not in PRESETS:
         raise MatchError(f"preset {preset!r} is not one of {', '.join(PRESETS)}")
     try:
-        Rules.preset(preset, players=len(versions))
+        rules = table_rules(preset, len(versions))
     except ValueError as error:
         raise MatchError(str(error)) from None
+    if rules.teams is not None and len(versions) != len(rules.teams):
+        raise MatchError(f"preset {preset!r} seats one bot a team: give {len(rules.teams)} bots, not {len(versions)}")
     if not 1 <= deals <= 500:
         raise MatchError(f"deals: {deals} is not between 1 and 500")
     with transaction.atomic():
         match = Match.objects.create(
-            kind=kind, preset=preset, players=len(versions), deals=deals, seed=seed or secrets.token_hex(8),
+            kind=kind, preset=preset, players=rules.players, deals=deals, seed=seed or secrets.token_hex(8),
             rated=rated, move_s=settings.ARENA_MOVE_S, bank_s=settings.ARENA_BANK_S, start_s=settings.ARENA_START_S,
             requested_by=requested_by,
         )
@@ -172,17 +179,19 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
             for seat, index in enumerate(result.seats):
                 decisions, mean, p95, most = _latency(result.record, seat)
                 seats.append(GameSeat(
-                    game=game, seat=seat, version=entries[index].version, durak=result.durak == seat,
+                    game=game, seat=seat, version=entries[index].version, durak=_lost(result, index),
                     out_position=out.index(seat) + 1 if seat in out else None, offender=result.offender == seat,
                     start_trumps=trumps[seat],
                     decisions=decisions, ms_mean=mean, ms_p95=p95, ms_max=most,
                 ))
         GameSeat.objects.bulk_create(seats)
         for entry in entries:
-            mine = [(r, r.seats.index(entry.index)) for r in results]
-            entry.games = len(mine)
-            entry.duraks = sum(1 for r, seat in mine if r.durak == seat)
-            entry.faults = sum(1 for r, seat in mine if r.offender == seat and r.reason in FAULTS)
+            entry.games = len(results)
+            entry.duraks = sum(1 for r in results if _lost(r, entry.index))
+            entry.faults = sum(
+                1 for r in results
+                if r.reason in FAULTS and r.offender is not None and r.seats[r.offender] == entry.index
+            )
         MatchEntry.objects.bulk_update(entries, ["games", "duraks", "faults"])
         _tally_pairs(seats)
         if rated:
@@ -190,6 +199,11 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
         if match.kind == Match.Kind.ADMISSION:
             _decide_admission(entries[0].version, admitted, results)
     return True
+
+
+def _lost(result: GameResult, index: int) -> bool:
+    """Whether the spec's bot ``index`` lost: it sat in the durak's seat, or (teams) in the durak's team."""
+    return result.durak is not None and result.seats[result.durak] == index
 
 
 _TALLY_SQL = """
@@ -207,15 +221,18 @@ def _tally_pairs(seats: Sequence[GameSeat]) -> None:
         by_game.setdefault(seat.game_id, []).append(seat)
     tallies: dict[tuple[int, int], list[int]] = {}
     for table in by_game.values():
-        draw = not any(s.durak for s in table)
-        for mine in table:
-            for other in table:
-                if other.version_id == mine.version_id:
+        lost: dict[int, bool] = {}  # per version: a team's seats count once
+        for seat in table:
+            lost[seat.version_id] = lost.get(seat.version_id, False) or seat.durak
+        draw = not any(lost.values())
+        for mine, mine_lost in lost.items():
+            for other, other_lost in lost.items():
+                if other == mine:
                     continue
-                tally = tallies.setdefault((mine.version_id, other.version_id), [0, 0, 0, 0])
+                tally = tallies.setdefault((mine, other), [0, 0, 0, 0])
                 tally[0] += 1
-                tally[1] += mine.durak
-                tally[2] += other.durak
+                tally[1] += mine_lost
+                tally[2] += other_lost
                 tally[3] += draw
     sql = _TALLY_SQL.format(table=connection.ops.quote_name(PairTally._meta.db_table))
     with connection.cursor() as cursor:

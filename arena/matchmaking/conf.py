@@ -34,7 +34,9 @@ QUEUE_DEPTH = "ARENA_MATCHMAKING_QUEUE_DEPTH"
 DEALS = "ARENA_MATCHMAKING_DEALS"
 STARVED_MINUTES = "ARENA_MATCHMAKING_STARVED_MINUTES"
 
-DEFAULT_LADDERS: dict[str, float] = {"classic-2": 4.0, "classic-3": 2.0, "classic-4": 2.0, "transfer-2": 2.0}
+DEFAULT_LADDERS: dict[str, float] = {
+    "classic-2": 4.0, "classic-3": 2.0, "classic-4": 2.0, "transfer-2": 2.0, "pagat-pairs-4": 1.0,
+}
 DEFAULT_QUEUE_DEPTH = 8
 """Twice the four referee processes a small arena runs."""
 DEFAULT_DEALS = 1
@@ -50,6 +52,11 @@ class LadderShare:
     @property
     def slug(self) -> str:
         return f"{self.preset}-{self.players}"
+
+    @property
+    def sides(self) -> int:
+        """Versions at one table: one a seat, or on a team ladder one a team."""
+        return Rules.preset(self.preset, self.players).sides
 
 
 @dataclass(frozen=True)

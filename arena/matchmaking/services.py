@@ -164,12 +164,12 @@ def plan_table(entrants: list[Entrant], ladders: list[tuple[LadderShare, Ladder]
                now: datetime) -> Table | None:
     """The next table: a ladder by weight among those that can be seated, its seed and the seed's neighbours."""
     viable = [(share, ladder, pool) for share, ladder in ladders
-              if (pool := seat_pool(entrants, share.players)) is not None]
+              if (pool := seat_pool(entrants, share.sides)) is not None]
     if not viable:
         return None
     share, ladder, pool = rng.choices(viable, weights=[share.weight for share, _, _ in viable])[0]
     seed = pick_seed(pool, ladder.pk, rng, now)
-    return Table(share, ladder, fill_table(seed, pool, ladder.pk, share.players, rng, now))
+    return Table(share, ladder, fill_table(seed, pool, ladder.pk, share.sides, rng, now))
 
 
 # ---------------------------------------------------------------------------------------------- writes

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[2]
+TABLE_WORKERS = 4
+"""Games with people (/tables/) open at once; each waits on a person in its own worker process."""
 
 
 class LaunchError(Exception):
@@ -127,12 +129,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         python = sys.executable
         children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default",
                                   "--concurrency", str(args.workers), "--loglevel", "INFO"])
+        children.start("tables", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "tables",
+                                  "--concurrency", str(TABLE_WORKERS), "--hostname", "tables@%h", "--loglevel", "INFO"])
         children.start("beat", [python, "-m", "celery", "-A", "worker.celery", "beat", "--loglevel", "INFO",
                                 "--schedule", str(Path(settings.VAR_DIR) / "beat-schedule")])
         children.start("web", [python, "-m", "gunicorn", "arena.wsgi", "--bind", f"{args.host}:{args.port}",
                                "--workers", "2", "--access-logfile", "-"])
         url = f"http://{args.host}:{args.port}"
-        print(f"durak-arena: worker, beat and web started (logs in {children.logs}); site at {url}", flush=True)
+        print(f"durak-arena: workers, beat and web started (logs in {children.logs}); site at {url}", flush=True)
         if args.round_robin:
             tournament = first_tournament()
             follow(tournament, children.check)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db import models
 
 from arena.bots.models import BotVersion
+from bots_sdk.engine import Rules
 
 
 class Ladder(models.Model):
@@ -31,7 +32,20 @@ class Ladder(models.Model):
 
     @property
     def title(self) -> str:
+        teams = self.teams
+        if teams:
+            return f"{self.preset.capitalize()}, {self.players} players in {len(teams)} teams of {len(teams[0])}"
         return f"{self.preset.capitalize()}, {self.players} players"
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """The seat layout of a team ladder (each team played by one version); None for individual play."""
+        return Rules.preset(self.preset, self.players).teams
+
+    @property
+    def sides(self) -> int:
+        """Versions at one table: the players, or on a team ladder the teams."""
+        return Rules.preset(self.preset, self.players).sides
 
 
 class Rating(models.Model):

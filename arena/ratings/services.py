@@ -42,6 +42,19 @@ def _rating_for(ladder: Ladder, version_id: int, cache: dict[int, Rating]) -> Ra
     return cache[version_id]
 
 
+def sides(versions: Sequence[int], durak_seat: int, teams: bool) -> tuple[list[int], int] | None:
+    """The rated sides of one game and which of them lost.
+
+    Each seat is a side, or under a team preset each team, played by one version in all its seats
+    (DESIGN: a team is one bot version), so a team game rates like a game between its teams' versions.
+    None when one version sits on two sides (a self-play test): that says nothing about it.
+    """
+    parties = list(dict.fromkeys(versions)) if teams else list(versions)
+    if len(set(parties)) < len(parties):
+        return None
+    return parties, parties.index(versions[durak_seat])
+
+
 def ratings_apply_games(*, games: Sequence[Game], seats: Sequence[GameSeat]) -> None:
     """The K update for each rated game with a durak, in order; one history point per version and call (a
     match), so the history stays small however many games a bot plays."""
@@ -57,18 +70,20 @@ def ratings_apply_games(*, games: Sequence[Game], seats: Sequence[GameSeat]) -> 
         ladder = ladder_for(game.preset, game.players)
         cache = caches.setdefault(ladder.pk, {})
         table = sorted(by_game[game.pk], key=lambda s: s.seat)
-        rows = [_rating_for(ladder, s.version_id, cache) for s in table]
-        if len({row.pk for row in rows}) < len(rows):
-            continue  # one version in two seats (a self-play test): no information about it
+        rated = sides([s.version_id for s in table], game.durak_seat, ladder.teams is not None)
+        if rated is None:
+            continue
+        parties, durak = rated
+        rows = [_rating_for(ladder, version_id, cache) for version_id in parties]
         before = [row.rating for row in rows]
         ks = [K_PROVISIONAL if row.provisional else K_ESTABLISHED for row in rows]
-        after = maths.k_update(before, game.durak_seat, ks)
+        after = maths.k_update(before, durak, ks)
         p_durak = maths.expected_durak(before)
-        for row, seat, rating, p in zip(rows, table, after, p_durak):
+        for side, (row, rating, p) in enumerate(zip(rows, after, p_durak)):
             row.rating = rating
             row.se = 1 / math.sqrt(1 / row.se**2 + _INFO_SCALE * p * (1 - p))
             row.games += 1
-            row.duraks += int(seat.durak)
+            row.duraks += int(side == durak)
             row.provisional = maths.is_provisional(row.se, row.games)
             points[ladder.pk, row.version_id] = RatingPoint(
                 ladder=ladder, version_id=row.version_id, at=now, rating=row.rating, se=row.se, games=row.games,
@@ -93,10 +108,13 @@ def ladder_games(ladder: Ladder) -> tuple[list[int], maths.GameSet]:
     tables: list[list[int]] = []
     duraks: list[int | None] = []
     players = ladder.players
+    teams = ladder.teams is not None
     for start in range(0, len(data), players):
         block = data[start:start + players]
-        tables.append([index[int(v)] for v in block[:, 2]])
-        duraks.append(int(block[0, 3]))
+        rated = sides([index[int(v)] for v in block[:, 2]], int(block[0, 3]), teams)
+        if rated is not None:
+            tables.append(rated[0])
+            duraks.append(rated[1])
     return versions, maths.GameSet.from_tables(tables, duraks, len(versions))
 
 

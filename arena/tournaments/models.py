@@ -22,7 +22,7 @@ from django_celery_beat import validators as cron
 from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Match
 from arena.tournaments.formats import MAX_DEALS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE, settings_error
-from bots_sdk.engine import PRESETS
+from bots_sdk.engine import PRESETS, Rules
 
 
 def new_seed() -> str:
@@ -138,6 +138,11 @@ class Tournament(TournamentSettings):
     @property
     def live(self) -> bool:
         return self.status in (self.Status.SCHEDULED, self.Status.RUNNING)
+
+    @property
+    def sides(self) -> int:
+        """Entrants at one table: ``players``, or under a team preset one a team (each plays its whole team)."""
+        return Rules.preset(self.preset, self.players).sides
 
 
 class TournamentEntry(models.Model):

@@ -71,7 +71,13 @@ def _seats(tournament: Tournament) -> list[_Seat]:
         .order_by("game_id", "seat")
         .values_list("game_id", "version_id", "durak", "offender", "game__reason", "game__draw")
     )
-    return [_Seat(g, v, durak, offender and reason in FAULTS, draw) for g, v, durak, offender, reason, draw in rows]
+    # A team's seats are one entrant's part in the game: count it once (its seats share the result).
+    seats: dict[tuple[int, int], _Seat] = {}
+    for g, v, durak, offender, reason, draw in rows:
+        known = seats.get((g, v))
+        fault = offender and reason in FAULTS
+        seats[g, v] = _Seat(g, v, durak or bool(known and known.durak), fault or bool(known and known.fault), draw)
+    return list(seats.values())
 
 
 def entry_points(tournament: Tournament) -> dict[int, int]:
@@ -275,7 +281,7 @@ def tournament_progress(tournament: Tournament) -> Progress:
 
 
 def _tables_to_come(tournament: Tournament) -> int:
-    k = tournament.players
+    k = tournament.sides
     active = tournament.entries.filter(withdrawn=False)
     if tournament.status != Tournament.Status.RUNNING:
         if tournament.format == Format.ROUND_ROBIN:

@@ -19,8 +19,9 @@ is not the durak (a draw scores 1 for everyone), 0 for the durak. A forfeit
 that game's durak, so faults cost points like any loss and are shown apart.
 Round robins give every entrant the same number of games, so points order them
 as durak counts do. A Swiss bye scores what an average seat scores at a table,
-``deals * (players - 1)``. Ranking: points, then fewer duraks, fewer faults,
-better seed.
+``deals * (sides - 1)`` (sides: the entrants at a table; under a team preset
+each entrant plays a whole team). Ranking: points, then fewer duraks, fewer
+faults, better seed.
 
 **Knockout decisions**: a table's entrants are ordered by fewer duraks over
 the table's duplicate set; if the last place that goes on is tied, the same
@@ -74,6 +75,7 @@ from arena.tournaments.models import (
     TournamentSeries,
     TournamentTable,
 )
+from bots_sdk.engine import Rules
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +163,7 @@ def tournament_create(
         seen.add(version.pk)
         if version.status != BotVersion.Status.ACTIVE:
             raise TournamentError(f"{version.display} is {version.get_status_display()}, not active")
-    problem = entrants_error(format, players, len(versions))
+    problem = entrants_error(format, Rules.preset(preset, players).sides, len(versions))
     if problem:
         raise TournamentError(problem)
     if not allow_overlap:
@@ -352,7 +354,7 @@ def _start(tournament: Tournament) -> bool:
         entry.withdrawn_reason = "its version was rejected before the start"
         entry.save(update_fields=["withdrawn", "withdrawn_at", "withdrawn_reason"])
     active = list(tournament.entries.filter(withdrawn=False).select_related("version__bot").order_by("seed"))
-    problem = entrants_error(tournament.format, tournament.players, len(active))
+    problem = entrants_error(tournament.format, tournament.sides, len(active))
     if problem:
         tournament.status = Tournament.Status.CANCELLED
         tournament.error = f"not started: {problem}"
@@ -365,7 +367,7 @@ def _start(tournament: Tournament) -> bool:
     tournament.save(update_fields=["status", "started", "updated"])
     tournament_schedule_upsert(tournament)
     if tournament.format == Format.ROUND_ROBIN:
-        schedule = round_robin_schedule(len(active), tournament.players, seed=tournament.seed)
+        schedule = round_robin_schedule(len(active), tournament.sides, seed=tournament.seed)
         for number, tables in enumerate(schedule, 1):
             _create_round(tournament, number, [[active[i] for i in table] for table in tables])
     _note(tournament, f"started with {len(active)} entrants")
@@ -473,8 +475,8 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
     if tournament.format == Format.SWISS:
         if number > (tournament.rounds or 0):
             return None
-        if len(active) < tournament.players:
-            tournament.error = f"stopped after round {number - 1}: fewer than {tournament.players} entrants left"
+        if len(active) < tournament.sides:
+            tournament.error = f"stopped after round {number - 1}: fewer than {tournament.sides} entrants left"
             tournament.save(update_fields=["error", "updated"])
             return None
         return _swiss_round(tournament, number, active)
@@ -483,9 +485,9 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
         if alive:
             _note(tournament, f"{alive[0].version.display} wins")
         return None
-    plan = knockout_round(list(range(len(alive))), tournament.players)
-    if plan.final and len(alive) < tournament.players:
-        _note(tournament, f"round {number}: the final seats {len(alive)}, fewer than {tournament.players} "
+    plan = knockout_round(list(range(len(alive))), tournament.sides)
+    if plan.final and len(alive) < tournament.sides:
+        _note(tournament, f"round {number}: the final seats {len(alive)}, fewer than {tournament.sides} "
                           "(withdrawals)")
     round_ = _create_round(tournament, number, [[alive[i] for i in table] for table in plan.tables], plan.advance)
     round_.byes.set([alive[i] for i in plan.byes])
@@ -505,14 +507,14 @@ def _swiss_round(tournament: Tournament, number: int, active: list[TournamentEnt
     ).values_list("table_id", "entry_id"):
         earlier.setdefault(table_id, []).append(entry_id)
     met = pair_counts(list(earlier.values()))
-    byes = swiss_byes(ranked, tournament.players, {pk: by_pk[pk].byes for pk in ranked})
-    tables = swiss_tables([pk for pk in ranked if pk not in byes], tournament.players,
+    byes = swiss_byes(ranked, tournament.sides, {pk: by_pk[pk].byes for pk in ranked})
+    tables = swiss_tables([pk for pk in ranked if pk not in byes], tournament.sides,
                           {pk: float(points.get(pk, 0)) for pk in ranked}, met, seed=f"{tournament.seed}-{number}")
     round_ = _create_round(tournament, number, [[by_pk[pk] for pk in table] for table in tables])
     for pk in byes:
         entry = by_pk[pk]
         entry.byes += 1
-        entry.bye_points += tournament.deals * (tournament.players - 1)
+        entry.bye_points += tournament.deals * (tournament.sides - 1)
         entry.save(update_fields=["byes", "bye_points"])
     round_.byes.set([by_pk[pk] for pk in byes])
     return round_

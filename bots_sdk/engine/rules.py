@@ -150,6 +150,11 @@ class Rules:
         return rules
 
     @property
+    def sides(self) -> int:
+        """The parties a game is between: the teams, or every player for themselves."""
+        return len(self.teams) if self.teams is not None else self.players
+
+    @property
     def deal_size(self) -> int:
         """Cards dealt in all."""
         return self.players * self.hand_size

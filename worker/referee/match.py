@@ -2,7 +2,9 @@
 
 A match is a list of deals; with ``duplicate`` each deal (one shuffled deck) is
 played in every cyclic rotation of the bots over the seats, so luck of the cards
-cancels out. Each decision goes out with a deadline (per-move limit plus a
+cancels out. Under a team preset a spec may name one bot per team: each then plays
+every seat of its team (one process per seat: a bot keeps per-game state), and the
+teams rotate instead of the seats. Each decision goes out with a deadline (per-move limit plus a
 per-game bank, ``bots_sdk.remote.Limits``). A fault ends that game with the
 offender as the durak (the record says why); a bot that timed out or crashed is
 killed and started afresh before its next game, so it cannot compute on anyone
@@ -21,6 +23,7 @@ from bots_sdk.botdir import BotSpec, load_spec
 from bots_sdk.engine import PRESETS, Game, GameRecord, Reason, Rules, SeatInfo
 from bots_sdk.faults import BotFault
 from bots_sdk.local import PlayedGame, play_game
+from bots_sdk.match import seat_order, table_rules
 from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
 from worker.referee.launch import LaunchedBot, Launcher
@@ -31,7 +34,8 @@ class MatchSpec:
     """What to play; JSON-friendly so a Celery task can carry it."""
 
     bots: tuple[str, ...]
-    """Bot folders, built bots' store entries (worker/build.py) or reference bot names, one per seat (2 to 6)."""
+    """Bot folders, built bots' store entries (worker/build.py) or reference bot names, one per seat (2 to 6),
+    or under a team preset one per team."""
     preset: str = "classic"
     deals: int = 1
     """Shuffled decks to play."""
@@ -53,7 +57,14 @@ class MatchSpec:
         for name, least in (("move_s", 0.001), ("start_s", 0.001), ("bank_s", 0.0)):
             if not getattr(self, name) >= least:
                 raise ValueError(f"{name}: {getattr(self, name)!r} is not a number of seconds of at least {least}")
-        Rules.preset(self.preset, players=len(self.bots))
+        try:
+            table_rules(self.preset, len(self.bots))
+        except ValueError as error:
+            raise ValueError(f"bots: {error}") from None
+
+    @property
+    def rules(self) -> Rules:
+        return table_rules(self.preset, len(self.bots))
 
     @property
     def limits(self) -> Limits:
@@ -78,7 +89,7 @@ class GameResult:
     deal: int
     rotation: int
     seats: tuple[int, ...]
-    """``seats[s]`` is the index (in the spec) of the bot in seat ``s``."""
+    """``seats[s]`` is the index (in the spec) of the bot in seat ``s`` (a team's seats share one)."""
     durak: int | None
     draw: bool
     reason: str
@@ -95,8 +106,8 @@ class GameResult:
 
 
 @dataclasses.dataclass
-class _Seat:
-    """One bot of the match: its spec and its running instance (started lazily, restarted after faults)."""
+class RunningBot:
+    """One bot process of a match: its spec and its running instance (started lazily, restarted after faults)."""
 
     spec: BotSpec
     launched: LaunchedBot | None = None
@@ -115,27 +126,33 @@ def play_spec(
 ) -> list[GameResult]:
     """Play the whole match; every bot process is stopped when this returns (or raises)."""
     specs = [bot_spec(argument) for argument in spec.bots]
-    n = len(specs)
-    rules = Rules.preset(spec.preset, players=n)
-    seats = [_Seat(s) for s in specs]
+    rules = spec.rules
+    entrants = len(specs)
+    # A bot playing a whole team runs once per seat of it: instances[i][k] is bot i's k-th process.
+    instances = [[RunningBot(s) for _ in range(rules.players // entrants)] for s in specs]
     results: list[GameResult] = []
     try:
         for deal in range(spec.deals):
-            for rotation in range(n if spec.duplicate else 1):
-                order = tuple((s + rotation) % n for s in range(n))  # seat s holds bot order[s]
-                result = _play_one(spec, rules, launcher, seats, deal, rotation, order)
+            for rotation in range(entrants if spec.duplicate else 1):
+                order = tuple(seat_order(rules, entrants, -rotation))  # seat s holds bot order[s]
+                used = [0] * entrants
+                seated = []
+                for index in order:
+                    seated.append(instances[index][used[index]])
+                    used[index] += 1
+                result = _play_one(spec, rules, launcher, seated, deal, rotation, order)
                 results.append(result)
                 if on_game is not None:
                     on_game(result)
     finally:
-        for seat in seats:
-            if seat.launched is not None:
-                seat.launched.kill()
+        for running in (r for group in instances for r in group):
+            if running.launched is not None:
+                running.launched.kill()
     return results
 
 
-def _ready(seat: _Seat, launcher: Launcher, limits: Limits) -> BotFault | None:
-    """Start the bot if it is not running; the fault if it cannot be."""
+def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault | None:
+    """Start the bot if it is not running (one start budget from launch to SERVING); the fault if it cannot be."""
     if seat.launched is not None:
         return None
     started = time.monotonic()
@@ -155,36 +172,37 @@ def _ready(seat: _Seat, launcher: Launcher, limits: Limits) -> BotFault | None:
 
 
 def _play_one(
-    spec: MatchSpec, rules: Rules, launcher: Launcher, seats: Sequence[_Seat], deal: int, rotation: int,
+    spec: MatchSpec, rules: Rules, launcher: Launcher, seated: Sequence[RunningBot], deal: int, rotation: int,
     order: tuple[int, ...],
 ) -> GameResult:
+    """One game with ``seated[s]`` in seat ``s`` (``order[s]`` is its index in the spec)."""
     seed = f"{spec.seed}-{deal}"
-    for position, index in enumerate(order):
-        fault = _ready(seats[index], launcher, spec.limits)
+    for position, running in enumerate(seated):
+        fault = start_bot(running, launcher, spec.limits)
         if fault is not None:
             game = Game.new(rules, seed)
-            game.forfeit(position, fault.reason, f"{seats[index].spec.name}: {fault.detail}")
+            game.forfeit(position, fault.reason, f"{running.spec.name}: {fault.detail}")
             played = PlayedGame(game, [], ())
-            return _result(deal, rotation, order, played, seats)
-    bots = [seats[index].launched.bot for index in order]  # type: ignore[union-attr]
+            return _result(deal, rotation, order, played, seated)
+    bots = [running.launched.bot for running in seated]  # type: ignore[union-attr]
     played = play_game(rules, bots, seed=seed)
     outcome = played.game.outcome
     assert outcome is not None
     if outcome.offender is not None and outcome.reason in (Reason.TIMEOUT, Reason.CRASH, Reason.PROTOCOL):
         # It may still be computing, or be half dead: never let it run into the next game.
-        offender = seats[order[outcome.offender]]
+        offender = seated[outcome.offender]
         assert offender.launched is not None
         offender.launched.kill()
         offender.launched = None
-    return _result(deal, rotation, order, played, seats)
+    return _result(deal, rotation, order, played, seated)
 
 
 def _result(
-    deal: int, rotation: int, order: tuple[int, ...], played: PlayedGame, seats: Sequence[_Seat]
+    deal: int, rotation: int, order: tuple[int, ...], played: PlayedGame, seated: Sequence[RunningBot]
 ) -> GameResult:
     outcome = played.game.outcome
     assert outcome is not None
-    infos = tuple(SeatInfo(seats[i].spec.name, seats[i].spec.version) for i in order)
+    infos = tuple(SeatInfo(running.spec.name, running.spec.version) for running in seated)
     record = GameRecord.from_game(played.game, infos, played.ms if played.ms else None)
     return GameResult(
         deal, rotation, order, outcome.durak, outcome.draw, outcome.reason.value, outcome.offender,

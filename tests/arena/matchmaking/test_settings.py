@@ -14,7 +14,9 @@ from arena.matchmaking.conf import LadderShare, matchmaking_config
 def test_the_defaults() -> None:
     config = matchmaking_config()
     assert config.ladders == (LadderShare("classic", 2, 4.0), LadderShare("classic", 3, 2.0),
-                              LadderShare("classic", 4, 2.0), LadderShare("transfer", 2, 2.0))
+                              LadderShare("classic", 4, 2.0), LadderShare("transfer", 2, 2.0),
+                              LadderShare("pagat-pairs", 4, 1.0))
+    assert [share.sides for share in config.ladders] == [2, 3, 4, 2, 2]  # the team ladder: one version a team
     assert (config.queue_depth, config.deals, config.starved_after) == (8, 1, timedelta(minutes=30))
 
 

@@ -23,15 +23,19 @@ def test_no_active_bots_no_matches(db: None) -> None:
     assert matchmaking_pass(rng=random.Random(1)) == []
 
 
-def test_two_authors_play_only_the_two_player_ladders(arena: ArenaMaker) -> None:
+def test_two_authors_play_only_the_ladders_of_two_sides(arena: ArenaMaker) -> None:
+    """Two-player ladders, and the team ladder of two teams (each version plays a whole team of two)."""
     alice, bob = arena.author("alice"), arena.author("bob")
     arena.versions([(alice, {}), (alice, {}), (bob, {})])
     with override_settings(ARENA_MATCHMAKING_QUEUE_DEPTH=20):
         created = matchmaking_pass(rng=random.Random(2))
     assert created, "the 2-player ladders can be seated"
-    assert {(m.preset, m.players) for m in created} <= {("classic", 2), ("transfer", 2)}
+    sides = {(m.preset, m.players) for m in created}
+    assert sides <= {("classic", 2), ("transfer", 2), ("pagat-pairs", 4)} and ("pagat-pairs", 4) in sides
+    assert all(m.entries.count() == 2 for m in created)
     assert len(created) == 20  # small arenas double-book rather than leave the workers idle
-    assert not Ladder.objects.filter(players__gt=2).exists()  # no empty ladder made for the ladder pages to list
+    # no empty ladder made for the ladder pages to list
+    assert set(Ladder.objects.values_list("preset", "players")) == sides
 
 
 def test_an_arena_of_reference_bots_and_two_authors_seats_four(arena: ArenaMaker, references: object) -> None:
