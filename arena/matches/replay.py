@@ -12,8 +12,9 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
      "preset": "classic", "players": 2, "rules": {...the record's rules...},
      "dealer": 1, "deck_size": 36, "hand_size": 6, "trump": "D", "trump_card": "6D",
      "seats": [{"seat": 0, "bot": "gentle", "version": "1", "name": "gentle"}, ...],
+     "teams": null,               # or, with option teams, one per team (see below)
      "result": {"durak": 1, "draw": false, "reason": "normal", "out_order": [0],
-                "offender": null, "detail": ""},       # the record's stored result
+                "offender": null, "detail": "", "losers": null},   # the record's stored result
      "complete": true,            # every action replayed and the result matches
      "error": null,               # or why the replay stopped early / differs
      "bouts": 17,
@@ -35,6 +36,20 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
         "forfeit": null,                    # last step of a forfeit: {"seat", "reason", "detail"}
      }, ...]}
 
+A team game (option ``teams``, RULES.md section 7) adds what the viewer needs to
+show partnerships, and nothing else changes; an individual game's frames have
+none of these keys but ``"teams": null`` and ``result.losers``::
+
+    "teams": [{"team": 0, "letter": "A", "seats": [0, 2], "label": "0+2", "name": "gentle",
+               "lost": false}, ...],   # lost: the record's result.losers are this team's seats
+    "seats": [{..., "team": 0}, ...],
+    "steps": [{..., "attacker_position": 0, "defender_position": 1}, ...]
+
+Turns are kept by positions: when a player is out, the next partner holding
+cards plays their position, so ``attacker`` (who attacks) differs from
+``attacker_position`` (whose turn it is) exactly while a partner stands in; the
+caption says so ("Seat 2 (gentle) plays for seat 0 and attacks") when it starts.
+
 Seat ``k``'s view at a step is what ``game.observation(k)`` shows (RULES.md
 section 9): ``hands[k]``, the size of every other hand, and ``known[s]`` of every
 other seat, nothing else of theirs (``seat_view`` builds it). ``known`` is the
@@ -43,7 +58,7 @@ observation's ``known_cards``, which is the same for every observer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules
@@ -55,6 +70,13 @@ FORMAT: Final = "durak-frames/1"
 SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _DISPLAY_SUIT_ORDER: Final = {0: 0, 1: 1, 3: 2, 2: 3}
 """Spades, hearts, clubs, diamonds: black and red alternate in a sorted hand."""
+TEAM_LETTERS: Final = "ABCDEF"
+"""A team's letter on the pages: colour alone would fail colour-blind readers, so every badge says it too."""
+
+
+def team_label(seats: Sequence[int]) -> str:
+    """A team named by its seats, as ``durak play`` prints it: ``(0, 2)`` -> ``"0+2"``."""
+    return "+".join(map(str, seats))
 
 
 def pretty(card: str) -> str:
@@ -130,7 +152,7 @@ def _sort_key(trump: int) -> Any:
 def _state(game: Game) -> dict[str, Any]:
     key = _sort_key(game.trump)
     n = game.players
-    return {
+    state: dict[str, Any] = {
         "hands": ["".join(map(str, sorted(mask_to_cards(game.hand_mask(s)), key=key))) for s in range(n)],
         "known": ["".join(map(str, sorted(mask_to_cards(game.known_mask(s)), key=key))) for s in range(n)],
         "table": [str(a) if c is None else f"{a}{c}" for a, c in game.table()],
@@ -144,6 +166,10 @@ def _state(game: Game) -> dict[str, Any]:
         "bout": game.bout,
         "out": list(game.out_order),
     }
+    if game.rules.teams is not None:
+        state["attacker_position"] = game.attacker_position
+        state["defender_position"] = game.defender_position
+    return state
 
 
 # ---------------------------------------------------------------------- reading a record, leniently
@@ -165,6 +191,30 @@ def _seats(record: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
     return seats
 
 
+def _teams(
+    layout: Sequence[Sequence[int]], seats: list[dict[str, Any]], losers: list[int] | None
+) -> list[dict[str, Any]]:
+    """The frames' ``teams`` (module docstring); also marks each seat with its team.
+
+    A team's ``name`` is its seats' bot names without repeats: in the arena one
+    version plays a whole team, so it reads as that one bot.
+    """
+    teams = []
+    for index, members in enumerate(layout):
+        names = list(dict.fromkeys(seats[s]["name"] for s in members))
+        for s in members:
+            seats[s]["team"] = index
+        teams.append({
+            "team": index, "letter": TEAM_LETTERS[index], "seats": list(members), "label": team_label(members),
+            "name": " / ".join(names), "lost": losers is not None and sorted(losers) == sorted(members),
+        })
+    return teams
+
+
+def _team_text(team: Mapping[str, Any]) -> str:
+    return f"team {team['letter']} (seats {team['label']}, {team['name']})"
+
+
 def _result(record: Mapping[str, Any]) -> dict[str, Any]:
     raw = record.get("result")
     data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
@@ -173,6 +223,7 @@ def _result(record: Mapping[str, Any]) -> dict[str, Any]:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     out_order = data.get("out_order")
+    losers = data.get("losers")
     detail = data.get("detail")
     reason = data.get("reason")
     return {
@@ -182,6 +233,7 @@ def _result(record: Mapping[str, Any]) -> dict[str, Any]:
         "out_order": [s for s in out_order if seat(s) is not None] if isinstance(out_order, list) else [],
         "offender": seat(data.get("offender")),
         "detail": detail if isinstance(detail, str) else "",
+        "losers": [s for s in losers if seat(s) is not None] if isinstance(losers, list) else None,
     }
 
 
@@ -268,10 +320,34 @@ def _bout_sentence(event: dict[str, Any], seats: list[dict[str, Any]], trump_car
     return text
 
 
-def _end_sentence(outcome: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+def _stand_in_sentence(before: Mapping[str, Any], after: Mapping[str, Any], seats: list[dict[str, Any]]) -> str:
+    """Who starts, at this step, to play the position of an out partner (team games only; else empty).
+
+    Said once, when it begins (a new bout or a transfer), not on every step it lasts: the seat panels
+    show it throughout.
+    """
+    if "attacker_position" not in after:
+        return ""
+    sentences = []
+    for role, verb in (("attacker", "attacks"), ("defender", "defends")):
+        actor, position = after[role], after[f"{role}_position"]
+        if actor != position and (before[role], before[f"{role}_position"]) != (actor, position):
+            sentences.append(f"{_who(seats, actor)} plays for seat {position} and {verb}.")
+    return " ".join(sentences)
+
+
+def _loser_sentence(durak: int, seats: list[dict[str, Any]], teams: list[dict[str, Any]], how: str = "") -> str:
+    """Who lost: the durak, or in a team game their whole team (``how`` says why, before "loses")."""
+    if not teams:
+        return f"{_who(seats, durak)} is the durak."
+    text = _team_text(teams[seats[durak]["team"]])
+    return f"{text[0].upper()}{text[1:]}{how} loses."
+
+
+def _end_sentence(outcome: dict[str, Any], seats: list[dict[str, Any]], teams: list[dict[str, Any]]) -> str:
     reason = outcome["reason"]
     if outcome["durak"] is not None and not Reason(reason).is_forfeit:
-        return f"{_who(seats, outcome['durak'])} is the durak."
+        return _loser_sentence(outcome["durak"], seats, teams, " holds the last cards and")
     if reason == Reason.PICKUP_LIMIT:
         return "Draw: too many takes in a row with an empty stock."
     if reason == Reason.MAX_BOUTS:
@@ -291,7 +367,8 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     """
     frames: dict[str, Any] = {
         "format": FORMAT, "preset": "", "players": 0, "rules": {}, "dealer": None, "deck_size": 0,
-        "hand_size": 0, "trump": "", "trump_card": "", "seats": [], "result": _result({}), "complete": False,
+        "hand_size": 0, "trump": "", "trump_card": "", "seats": [], "teams": None, "result": _result({}),
+        "complete": False,
         "error": None, "bouts": 0, "steps": [],
     }
     if not isinstance(record, Mapping):
@@ -315,9 +392,10 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
             return frames
     players = rules.players
     seats = _seats(record, players)
+    teams = _teams(rules.teams, seats, frames["result"]["losers"]) if rules.teams is not None else []
     frames.update(
         preset=rules.preset_name, players=players, rules=rules.to_dict(), dealer=dealer, deck_size=rules.deck,
-        hand_size=rules.hand_size, seats=seats,
+        hand_size=rules.hand_size, seats=seats, teams=teams or None,
     )
     try:
         steps, game, replay_error = _replay(rules, dealer, deck, actions, seats)
@@ -331,7 +409,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     error = error or replay_error
     stored = frames["result"]
     if not error:
-        error = _finish(game, steps, stored, seats)
+        error = _finish(game, steps, stored, seats, teams)
     frames["complete"] = not error
     frames["error"] = error or None
     return frames
@@ -381,6 +459,9 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
                     hl = list(event["cards"])
             else:
                 caption += "."
+            if not (game.is_over() and j == len(acted) - 1):  # once it is over, nobody plays for anyone
+                stand_in = _stand_in_sentence(previous, state, seats)
+                caption += f" {stand_in}" if stand_in else ""
             step.update(
                 seat=seat, action=str(action), forced=bool(forced), ms=None if forced else ms, label=label,
                 caption=caption, hl=hl, bout_end=event, forfeit=None,
@@ -406,15 +487,16 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
     return steps, game, error
 
 
-def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], seats: list[dict[str, Any]],
+            teams: list[dict[str, Any]]) -> str:
     """Annotate the last step with the end of the game; return an error if it differs from the stored result."""
     last = steps[-1]
     if game.outcome is not None:
         replayed = game.outcome.to_dict()
-        sentence = _end_sentence(replayed, seats)
+        sentence = _end_sentence(replayed, seats, teams)
         if sentence:
             last["caption"] += " " + sentence
-        same = all(replayed.get(k) == stored.get(k) for k in ("durak", "draw", "reason", "out_order"))
+        same = all(replayed.get(k) == stored.get(k) for k in ("durak", "draw", "reason", "out_order", "losers"))
         if not same:
             return (
                 f"the stored result ({_result_text(stored)}) differs from the replay ({_result_text(replayed)})"
@@ -432,7 +514,7 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
     if offender is not None and 0 <= offender < len(seats):
         text = f"{_who(seats, offender)} forfeits ({reason}"
         text += f": {stored['detail']})." if stored["detail"] else ")."
-        last["caption"] += " " + text + f" {_who(seats, offender)} is the durak."
+        last["caption"] += f" {text} {_loser_sentence(offender, seats, teams)}"
     if offender != game.to_act:
         return f"the stored offender is seat {offender}, but seat {game.to_act} was to act"
     return ""
@@ -441,7 +523,8 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
 def _result_text(result: Mapping[str, Any]) -> str:
     if result.get("durak") is None:
         return f"draw, {result.get('reason')}"
-    return f"seat {result.get('durak')} durak, {result.get('reason')}, out {result.get('out_order')}"
+    text = f"seat {result.get('durak')} durak, {result.get('reason')}, out {result.get('out_order')}"
+    return text if result.get("losers") is None else f"{text}, losers {result.get('losers')}"
 
 
-__all__ = ["FORMAT", "pretty", "replay_frames", "seat_view", "split_cards"]
+__all__ = ["FORMAT", "TEAM_LETTERS", "pretty", "replay_frames", "seat_view", "split_cards", "team_label"]

@@ -9,6 +9,7 @@ itself: the trace of ``durak replay --trace``, card conservation, and what
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from bots_sdk.bots import make_bot
 from bots_sdk.engine import Game, GameRecord, Rules
 from bots_sdk.engine.replay import replay
 from bots_sdk.local import play_game
+from tests.arena.teams import stand_ins, team_record
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "examples"
 EXAMPLE_RECORDS = sorted(EXAMPLES.glob("*.json"))
@@ -52,7 +54,8 @@ def trace_decisions(record: dict[str, Any]) -> int:
 def all_records() -> list[Any]:
     params = [pytest.param(played(p, n, s), id=f"played-{p}-p{n}") for p, n, s in
               [("classic", 2, 1), ("classic", 4, 2), ("classic", 6, 3), ("transfer", 3, 4), ("house", 5, 5),
-               ("pagat", 4, 6), ("table", 6, 7), ("transfer", 6, 8), ("pagat", 2, 9)]]
+               ("pagat", 4, 6), ("table", 6, 7), ("transfer", 6, 8), ("pagat", 2, 9),
+               ("pagat-pairs", 4, 10), ("pagat-pairs", 6, 11), ("pagat-trios", 6, 12)]]
     params += [pytest.param(json.loads(p.read_text()), id=p.stem) for p in EXAMPLE_RECORDS if "illegal" not in p.stem]
     return params
 
@@ -157,6 +160,9 @@ def test_each_decision_state_and_view_is_the_engines_observation(record: dict[st
             if not game.is_over():
                 assert (step["attacker"], step["defender"]) == (obs.attacker, obs.defender)
                 assert step["take"] == obs.take_declared
+                if parsed.rules.teams is not None:
+                    positions = (step["attacker_position"], step["defender_position"])
+                    assert positions == (obs.attacker_position, obs.defender_position)
         if not game.is_over():
             assert step["next"] == game.to_act
 
@@ -232,7 +238,15 @@ def test_the_final_step_has_the_records_result(record: dict[str, Any]) -> None:
         assert last["next"] == stored["offender"]
     else:
         assert last["next"] is None and last["forfeit"] is None
-        if stored["durak"] is not None:
+        if stored["durak"] is not None and "losers" in stored:
+            team = next(t for t in frames["teams"] if t["lost"])
+            assert team["seats"] == stored["losers"]
+            assert (f"Team {team['letter']} (seats {team['label']}, {team['name']}) holds the last cards and loses."
+                    in last["caption"])
+            assert "is the durak" not in last["caption"]
+            assert any(cards(last["hands"][s]) for s in team["seats"])
+            assert all(last["hands"][s] == "" for s in range(frames["players"]) if s not in team["seats"])
+        elif stored["durak"] is not None:
             name = frames["seats"][stored["durak"]]["name"]
             assert f"Seat {stored['durak']} ({name}) is the durak" in last["caption"]
             assert cards(last["hands"][stored["durak"]])
@@ -259,6 +273,102 @@ def test_a_forfeit_at_the_very_first_decision_annotates_the_deal() -> None:
     assert len(frames["steps"]) == 1
     assert frames["steps"][0]["forfeit"] == {"seat": seat, "reason": "crash", "detail": "ValueError: boom"}
     assert "forfeits (crash: ValueError: boom)" in frames["steps"][0]["caption"]
+
+
+# ---------------------------------------------------------------------- teams
+
+TEAM_TABLES = [
+    pytest.param("pagat-pairs", 4, [[0, 2], [1, 3]], id="pagat-pairs-4"),
+    pytest.param("pagat-trios", 6, [[0, 2, 4], [1, 3, 5]], id="pagat-trios-6"),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "layout"), TEAM_TABLES)
+def test_a_team_game_carries_its_teams_and_the_losing_team(preset: str, players: int, layout: list[list[int]]) -> None:
+    record = team_record(preset, players)
+    frames = replay_frames(record)
+    assert frames["error"] is None and frames["complete"] is True
+    teams = frames["teams"]
+    assert [t["seats"] for t in teams] == layout
+    assert [(t["team"], t["letter"]) for t in teams] == [(0, "A"), (1, "B")]
+    assert [t["label"] for t in teams] == ["+".join(map(str, seats)) for seats in layout]
+    assert [t["name"] for t in teams] == ["gentle", "random"]  # one bot a team: its name, not one a seat
+    for team in teams:
+        assert all(frames["seats"][s]["team"] == team["team"] for s in team["seats"])
+    losers = record["result"]["losers"]
+    assert frames["result"]["losers"] == losers
+    assert [t["lost"] for t in teams] == [t["seats"] == sorted(losers) for t in teams]
+    assert sum(t["lost"] for t in teams) == 1
+    assert all({"attacker_position", "defender_position"} <= step.keys() for step in frames["steps"])
+
+
+@pytest.mark.parametrize(("preset", "players", "layout"), TEAM_TABLES)
+def test_a_stand_in_is_in_the_steps_and_said_when_it_starts(preset: str, players: int, layout: list[list[int]]) -> None:
+    record = team_record(preset, players)
+    frames = replay_frames(record)
+    steps = frames["steps"]
+    in_frames = {
+        (step[role], step[f"{role}_position"], role)
+        for step in steps if step["next"] is not None for role in ("attacker", "defender")
+        if step[role] != step[f"{role}_position"]
+    }
+    assert set(stand_ins(record)) <= in_frames and in_frames, "the engine's stand-ins are the frames' stand-ins"
+    said = 0
+    for before, step in itertools.pairwise(steps):
+        for role, verb in (("attacker", "attacks"), ("defender", "defends")):
+            seat, position = step[role], step[f"{role}_position"]
+            sentence = f"Seat {seat} ({frames['seats'][seat]['name']}) plays for seat {position} and {verb}."
+            starts = seat != position and (before[role], before[f"{role}_position"]) != (seat, position)
+            if step["next"] is not None and starts:
+                assert sentence in step["caption"]
+                assert position in step["out"], "only an out partner's position is played by another"
+                assert frames["seats"][seat]["team"] == frames["seats"][position]["team"]
+                said += 1
+    assert said > 0
+    assert said == sum(step["caption"].count("plays for seat") for step in steps), "said once, when it starts"
+
+
+@pytest.mark.parametrize(("preset", "players", "layout"), TEAM_TABLES)
+def test_a_seat_sees_neither_its_partners_nor_its_opponents_cards(preset: str, players: int,
+                                                                    layout: list[list[int]]) -> None:
+    frames = replay_frames(team_record(preset, players))
+    for i, step in enumerate(frames["steps"]):
+        for k in range(players):
+            view = seat_view(frames, i, k)
+            assert view["hand"] == cards(step["hands"][k])
+            for s in range(players):
+                if s != k:  # a partner's hand too: only its public (picked-up) cards
+                    assert view["known"][s] == cards(step["known"][s])
+
+
+def test_individual_frames_have_no_team_keys() -> None:
+    frames = replay_frames(played("pagat", 4, 6))
+    assert frames["teams"] is None and frames["result"]["losers"] is None
+    assert all("team" not in seat for seat in frames["seats"])
+    assert all("attacker_position" not in step and "defender_position" not in step for step in frames["steps"])
+    assert not any("plays for" in step["caption"] or "Team " in step["caption"] for step in frames["steps"])
+
+
+def test_a_team_forfeit_names_the_offenders_team() -> None:
+    game = Game.new(Rules.preset("pagat-pairs", players=4), 5)
+    seat = game.to_act
+    assert seat is not None
+    game.forfeit(seat, "timeout", "no answer within 1.0 s")
+    record = GameRecord.from_game(game).to_dict()
+    frames = replay_frames(record)
+    assert frames["error"] is None
+    team = frames["teams"][frames["seats"][seat]["team"]]
+    assert team["lost"] and seat in team["seats"] and record["result"]["losers"] == team["seats"]
+    caption = frames["steps"][-1]["caption"]
+    assert (f"forfeits (timeout: no answer within 1.0 s). Team {team['letter']} (seats {team['label']}, "
+            f"{team['name']}) loses." in caption), caption
+
+
+def test_a_team_record_whose_losers_differ_does_not_replay_completely() -> None:
+    record = team_record("pagat-pairs", 4)
+    wrong = [s for s in range(4) if s not in record["result"]["losers"]]
+    frames = replay_frames({**record, "result": {**record["result"], "losers": wrong}})
+    assert frames["complete"] is False and "losers" in frames["error"]
 
 
 # ---------------------------------------------------------------------- bad records

@@ -7,11 +7,16 @@ from django.shortcuts import render
 
 from arena.matches.replay import replay_frames
 from arena.matches.selectors import game_get
+from arena.web.views.matches import game_sides, team_layout
 
 
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(pk)
-    return render(request, "web/replay.html", {"game": game, "frames": replay_frames(game.record)})
+    frames = replay_frames(game.record)
+    # The record's own teams when it replays; the preset's when it is too broken to say.
+    teams = frames["teams"]
+    layout = tuple(tuple(team["seats"]) for team in teams) if teams else team_layout(game.preset, game.players)
+    return render(request, "web/replay.html", {"game": game, "frames": frames, "sides": game_sides(game, layout)})
 
 
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:

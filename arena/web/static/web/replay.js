@@ -1,5 +1,7 @@
 // The replay viewer: draws the frames that arena.matches.replay computed (embedded as #replay-frames).
 // Vanilla ES2020, no dependencies, nothing fetched. Deep links: #step=12&view=2 (or view=all).
+// Team games (F.teams) add a lettered, coloured badge per team, say who plays for an out partner, and
+// name the losing team; an individual game draws exactly as it did without them.
 (() => {
   "use strict";
 
@@ -21,7 +23,7 @@
     table: $("rp-table"), discard: $("rp-discard"), caption: $("caption"), meta: $("rp-step-meta"),
     counter: $("step-counter"), slider: $("step-slider"), view: $("perspective"), speed: $("speed"),
     moves: $("move-list"), first: $("btn-first"), back: $("btn-back"), play: $("btn-play"),
-    forward: $("btn-forward"), last: $("btn-last"),
+    forward: $("btn-forward"), last: $("btn-last"), roles: $("rp-roles"),
   };
 
   const RED = { H: true, D: true };
@@ -35,6 +37,10 @@
   const rankText = (r) => (r === "T" ? "10" : r);
   const name = (k) => (F.seats[k] ? F.seats[k].name : `seat ${k}`);
   const ordinal = (n) => n + (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th");
+  const who = (k) => `Seat ${k} (${name(k)})`;
+  const TEAMS = F.teams || null;
+  const teamOf = (k) => (TEAMS && F.seats[k] ? TEAMS[F.seats[k].team] : null);
+  const lostTeam = TEAMS ? TEAMS.find((t) => t.lost) || null : null;
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -137,6 +143,14 @@
       panel.dataset.seat = String(k);
       const head = el("div", "rp-seat-head");
       head.appendChild(el("span", `rp-seat-no rp-s${k}`, String(k)));
+      const team = teamOf(k);
+      if (team) {
+        panel.classList.add("rp-seat-team", `team-${team.team}`);
+        const badge = el("span", `team-badge team-${team.team}`, team.letter);
+        badge.title = `team ${team.letter}: seats ${team.label}`;
+        badge.setAttribute("aria-label", `team ${team.letter}`);
+        head.appendChild(badge);
+      }
       head.appendChild(el("span", "rp-seat-name", name(k)));
       const chips = el("span", "rp-chips");
       head.appendChild(chips);
@@ -170,11 +184,18 @@
     panel.classList.toggle("is-open", open);
     chips.textContent = "";
     if (outIndex >= 0) chip(chips, `out ${ordinal(outIndex + 1)}`, "safe");
-    if (final && F.result.durak === k) chip(chips, "durak", "durak");
+    if (final && (lostTeam ? lostTeam.seats.includes(k) : F.result.durak === k)) chip(chips, lostTeam ? "lost" : "durak", "durak");
     if (s.forfeit && s.forfeit.seat === k) chip(chips, `forfeit: ${s.forfeit.reason}`, "durak");
     if (!final && outIndex < 0 && held.length + (s.stock || 0) > 0) {
-      if (s.defender === k) chip(chips, s.take ? "takes" : "defends", s.take ? "take" : "defend");
-      else if (s.attacker === k) chip(chips, "attacks", "attack");
+      // with teams, "for 0": this seat plays the position of its out partner 0
+      const dfor = TEAMS && s.defender_position !== k ? ` for ${s.defender_position}` : "";
+      const afor = TEAMS && s.attacker_position !== k ? ` for ${s.attacker_position}` : "";
+      if (s.defender === k) chip(chips, (s.take ? "takes" : "defends") + dfor, s.take ? "take" : "defend");
+      else if (s.attacker === k) chip(chips, `attacks${afor}`, "attack");
+    }
+    if (!final && TEAMS && outIndex >= 0) {
+      if (s.attacker_position === k && s.attacker !== k) chip(chips, `played by ${s.attacker}`, "standin");
+      else if (s.defender_position === k && s.defender !== k) chip(chips, `played by ${s.defender}`, "standin");
     }
     if (s.next === k) chip(chips, "to act", "next");
     count.textContent = String(held.length);
@@ -234,7 +255,8 @@
         note = e.taken ? `Bout ${e.bout}: taken by seat ${e.by}` : `Bout ${e.bout}: beaten off`;
       }
       if (cur === LAST && lastOutcome) {
-        note = F.result.durak === null ? "Draw" : `Seat ${F.result.durak} (${name(F.result.durak)}) is the durak`;
+        note = F.result.durak === null ? "Draw" : lostTeam ? `Team ${lostTeam.letter} (${lostTeam.name}) lost`
+          : `Seat ${F.result.durak} (${name(F.result.durak)}) is the durak`;
       }
       if (note) box.appendChild(el("div", "rp-table-note", note));
     } else if (s.take) {
@@ -314,6 +336,19 @@
     }
   }
 
+  // Team games: who attacks and defends, and for which out partner ("Seat 2 (x) plays for seat 0 and attacks").
+  function drawRoles(i, s) {
+    if (!ui.roles) return;
+    if (i === LAST && lastOutcome) {
+      ui.roles.textContent = lostTeam ? `Team ${lostTeam.letter} (seats ${lostTeam.label}, ${lostTeam.name}) lost.` : "Draw.";
+      return;
+    }
+    const role = (seat, position, verb) =>
+      seat === position ? `${who(seat)} ${verb}` : `${who(seat)} plays for seat ${position} and ${verb}`;
+    ui.roles.textContent = `${role(s.attacker, s.attacker_position, "attacks")} · ` +
+      role(s.defender, s.defender_position, s.take ? "takes" : "defends");
+  }
+
   function render(animate) {
     const i = cur;
     const s = steps[i];
@@ -322,6 +357,7 @@
     drawTable(s, animate);
     drawDeck(s);
     drawDiscard(i, s);
+    drawRoles(i, s);
     ui.caption.textContent = s.caption;
     const meta = [`bout ${s.bout}`];
     if (s.seat !== null) meta.push(s.forced ? `seat ${s.seat}: forced` : s.ms !== null ? `seat ${s.seat}: ${s.ms} ms` : `seat ${s.seat}`);
