@@ -104,6 +104,22 @@ def _draw_orders(n: int) -> list[tuple[int, ...]]:
     return orders
 
 
+_THROW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
+"""Per table size, ``[attacker * n + defender]``: who may throw in while every seat is active (the main
+attacker, then clockwise from the defender), the common case, looked up instead of built at every poll."""
+
+
+def _throw_orders(n: int) -> list[tuple[int, ...]]:
+    orders = _THROW_ORDERS.get(n)
+    if orders is None:
+        orders = [
+            (a, *((d + i) % n for i in range(1, n) if (d + i) % n != a)) if a != d else ()
+            for a in range(n) for d in range(n)
+        ]
+        _THROW_ORDERS[n] = orders
+    return orders
+
+
 def _attacks_in(mask: int) -> list[Action]:
     """The attack actions for every card of ``mask``: one table look-up per suit, not a loop per card."""
     out: list[Action] = []
@@ -194,6 +210,7 @@ class Game:
         self._bout_limit = rules.bout_limit if rules.bout_limit is not None else _NO_LIMIT
         self._first_limit = rules.first_bout_limit if rules.first_bout_limit is not None else _NO_LIMIT
         self._draw_orders = _draw_orders(n)
+        self._throw_orders = _throw_orders(n)
         teams = rules.teams
         self._team_of: list[int] | None = None
         if teams is not None:
@@ -412,7 +429,7 @@ class Game:
 
     def eligible_attackers(self) -> list[int]:
         """Who may add attack cards now, in priority order (RULES.md section 4)."""
-        return self._order() if self._outcome is None else []
+        return list(self._order()) if self._outcome is None else []
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays: holds cards, or may still draw (RULES.md section 1)."""
@@ -522,9 +539,14 @@ class Game:
     def _start_bout(self, position: int) -> None:
         """Start a bout led from ``position`` (a seat, or with teams the partner standing in for it)."""
         self._apos = position
-        self._attacker = self._actor(position)
-        self._dpos = self._next_opponent(position)
-        self._set_defender(self._actor(self._dpos))
+        if self._team_of is None:
+            self._attacker = position
+            self._dpos = self._next_active(position)
+            self._set_defender(self._dpos)
+        else:
+            self._attacker = self._actor(position)
+            self._dpos = self._next_opponent(position)
+            self._set_defender(self._actor(self._dpos))
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
@@ -614,7 +636,7 @@ class Game:
                 return other
         return seat
 
-    def _order(self) -> list[int]:
+    def _order(self) -> Sequence[int]:
         """The eligible attackers in priority order, from the active players of this moment."""
         if self._team_of is not None:
             return self._team_order()
@@ -625,6 +647,8 @@ class Game:
         if n == 2:
             return [1 - d] if keeps or hands[1 - d] else []
         a = self._attacker
+        if keeps and not self._neighbours:
+            return self._throw_orders[a * n + d]
         if self._neighbours:
             left = self._next_active(d)
             right = self._prev_active(d)
@@ -730,7 +754,7 @@ class Game:
                 continue
             if self._n == 2:
                 seat = 1 - self._defender
-                order: list[int] | tuple[int, ...] = (
+                order: Sequence[int] = (
                     (seat,) if hands[seat] or (self._sleft and not self._early) else ()
                 )
             else:
