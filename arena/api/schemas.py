@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ninja import Schema
+from ninja import Field, Schema
 
 
 class ErrorOut(Schema):
@@ -77,6 +77,8 @@ class GameOut(Schema):
     id: int
     number: int
     durak_seat: int | None
+    losers: list[int] | None = Field(
+        None, description="In a team game: every seat of the losing team (empty for a draw); null otherwise.")
     draw: bool
     reason: str
     offender_seat: int | None

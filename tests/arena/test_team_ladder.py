@@ -69,6 +69,8 @@ def test_a_rated_team_match_is_played_stored_and_rated_between_two_versions(
     if entries[gentle.pk].duraks < entries[random_.pk].duraks:
         assert ratings[gentle.pk].rating > ratings[random_.pk].rating
     assert ratings_refit(ladder) == decided
+    api = client.get(f"/api/matches/{match.pk}").json()
+    assert [g["losers"] for g in api["games"]] == [g.record["result"]["losers"] for g in games]
     page = client.get(f"/ladders/{ladder.slug}/")
     assert page.status_code == 200
     assert b"in 2 teams of 2" in page.content and b"/bots/gentle/" in page.content
