@@ -131,3 +131,24 @@ def test_play_needs_two_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "random", "--games", "1"]) == 2
     _, err = capsys.readouterr()
     assert "give at least two bots" in err
+
+
+def test_play_a_team_preset_with_one_bot_per_team_over_grpc(
+    scaffold: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each bot plays both seats of its team, one served process per seat (a bot keeps per-game state)."""
+    records = tmp_path / "records"
+    status = main(["play", str(scaffold), "gentle", "--preset", "pagat-pairs", "--games", "2", "--grpc",
+                   "--records", str(records)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "2 games of pagat-pairs with 4 players in teams 0+2 vs 1+3" in out
+    seats = [[s.bot for s in GameRecord.read(path).seats] for path in sorted(records.glob("game-*.json"))]
+    assert seats == [["good_bot", "gentle", "good_bot", "gentle"], ["gentle", "good_bot", "gentle", "good_bot"]]
+
+
+def test_play_refuses_a_bot_count_that_fits_no_team_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["play", "random", "gentle", "random", "--preset", "pagat-trios"])
+    _, err = capsys.readouterr()
+    assert status == 2
+    assert "BOT: players: preset 'pagat-trios' is for 6 players, not 3" in err
