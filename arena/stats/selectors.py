@@ -12,6 +12,12 @@ is the offender, whatever the deal. Draws count as "not the durak". Every rate
 comes with its 95 % Wilson interval, which treats games as independent; games
 of one duplicate set are not (the rotations share a deck), which is why the
 gentle self-play comparison counts one game per deal.
+
+Games at a table with people (matches of kind ``table``) are never counted: they
+are not bots' statistics. Partnership games (``TEAM_PRESETS``) stay out of every
+figure about individual play, where "the durak" is one player: in them a whole
+team loses, so a seat's durak rate there measures its team, not the seat. They
+have their own section, which compares a team's seats with a lone player's.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet, StdDev
+from django.db.models import Avg, Case, CharField, Count, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models.functions import Mod
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
@@ -34,6 +41,7 @@ from arena.matches.models import Game, GameSeat, Match, MatchEntry
 from arena.matches.services import FAULTS
 from arena.stats import source
 from arena.stats.duplicate import Correlation, correlation_of_sets
+from bots_sdk.engine import PLAYER_COUNTS, TEAM_PRESETS, Rules
 from bots_sdk.stats import wilson_interval
 
 CACHE_SECONDS = 300
@@ -46,29 +54,64 @@ HISTOGRAM_BINS = 30
 FAULT_ROWS = 200
 DUPLICATE_BOTS = 10
 """Versions per table size with their own correlation row (those with the most duplicate sets)."""
+TEAM_SIZES = tuple(sorted({n for preset in TEAM_PRESETS for n in PLAYER_COUNTS[preset]}))
+"""The table sizes partnerships are played at (individual play is compared at these only)."""
 
 
 @dataclass(frozen=True)
 class Filters:
-    """What the visitor narrowed the page to (None: everything)."""
+    """What the visitor narrowed the page to (None: everything).
+
+    Every query goes through one of the scopes below, so no figure can count a
+    game at a table with people, or mix partnership games into individual play.
+    """
 
     preset: str | None = None
     players: int | None = None
 
-    def games(self) -> QuerySet[Game]:
-        return Game.objects.filter(self.game_q())
-
     def game_q(self, prefix: str = "") -> Q:
-        q = Q()
+        """The visitor's filter and bots' games only (no table with people)."""
+        q = ~Q(**{f"{prefix}match__kind": Match.Kind.TABLE})
         if self.preset:
             q &= Q(**{f"{prefix}preset": self.preset})
         if self.players:
             q &= Q(**{f"{prefix}players": self.players})
         return q
 
+    def individual_q(self, prefix: str = "") -> Q:
+        """Games of individual play: every seat for itself, one durak."""
+        return self.game_q(prefix) & ~Q(**{f"{prefix}preset__in": TEAM_PRESETS})
+
+    def team_q(self, prefix: str = "") -> Q:
+        """Games in partnerships: a team loses together."""
+        return self.game_q(prefix) & Q(**{f"{prefix}preset__in": TEAM_PRESETS})
+
+    def individual(self) -> QuerySet[Game]:
+        return Game.objects.filter(self.individual_q())
+
+    @property
+    def team_preset(self) -> bool:
+        return self.preset in TEAM_PRESETS
+
+    def baseline(self) -> Filters:
+        """What partnerships are compared with: individual play at the filtered table size, under the filtered
+        preset unless that is a team preset (then every individual preset, or there would be nothing to compare)."""
+        return Filters(None if self.team_preset else self.preset, self.players)
+
+    def sql(self, game: str = "g") -> tuple[str, list[Any]]:
+        """The visitor's filter as raw SQL conditions on the game table aliased ``game`` (`` AND ...``)."""
+        where, params = "", list[Any]()
+        if self.preset:
+            where += f" AND {game}.preset = %s"
+            params.append(self.preset)
+        if self.players:
+            where += f" AND {game}.players = %s"
+            params.append(self.players)
+        return where, params
+
     @property
     def cache_key(self) -> str:
-        return f"stats:page:v1:{self.preset or '*'}:{self.players or '*'}"
+        return f"stats:page:v2:{self.preset or '*'}:{self.players or '*'}"
 
 
 @dataclass(frozen=True)
@@ -116,6 +159,46 @@ class TableRate:
     @property
     def fair(self) -> float:
         return 1 / self.players
+
+
+@dataclass(frozen=True)
+class Sides:
+    """One layout at one table size: how often the side (a team, or a lone player) of the first attacker lost,
+    and the side of the first defender, beside the fair share 1/sides."""
+
+    preset: str | None
+    """The team preset; None: individual play (pooled over the individual presets the filter allows)."""
+    players: int
+    sides: int
+    attacker: Rate
+    defender: Rate
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.sides
+
+    @property
+    def label(self) -> str:
+        return f"{self.preset or 'individual'} {self.players}p"
+
+
+@dataclass(frozen=True)
+class TeamTrumpCell:
+    """A team's loss rate when its seats were dealt ``trumps`` trumps between them."""
+
+    preset: str
+    players: int
+    sides: int
+    trumps: int
+    rate: Rate
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.sides
+
+    @property
+    def label(self) -> str:
+        return f"{self.preset} {self.players}p"
 
 
 @dataclass(frozen=True)
@@ -223,7 +306,10 @@ class StatsPage:
 
     filters: Filters
     games: int
+    """Bots' games of the filter, individual play and partnerships."""
+    individual_games: int
     clean_games: int
+    """Games of individual play without a forfeit."""
     trumps: list[TrumpCell]
     first_attacker: list[TableRate]
     lengths: list[Length]
@@ -232,10 +318,16 @@ class StatsPage:
     fault_versions: int
     duplicate: list[DuplicateRow]
     selfplay: list[SelfplayRow]
+    partnerships: list[Sides]
+    team_trumps: list[TeamTrumpCell]
     computed: datetime | None = None
     seconds: float = 0.0
     """How long the aggregates took (the page shows it: a measure of the cost the cache saves)."""
     charts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def team_games(self) -> int:
+        return self.games - self.individual_games
 
 
 def stats_page(filters: Filters) -> StatsPage:
@@ -250,7 +342,11 @@ def stats_page(filters: Filters) -> StatsPage:
 def stats_compute(filters: Filters) -> StatsPage:
     """Every figure of the page afresh: a fixed number of aggregate queries, whatever the number of games."""
     started = time.perf_counter()
-    totals = filters.games().aggregate(n=Count("id"), clean=Count("id", filter=Q(offender_seat__isnull=True)))
+    alone = ~Q(preset__in=TEAM_PRESETS)
+    totals = Game.objects.filter(filters.game_q()).aggregate(
+        n=Count("id"), individual=Count("id", filter=alone),
+        clean=Count("id", filter=alone & Q(offender_seat__isnull=True)),
+    )
     trumps = durak_by_trumps(filters)
     first = first_attacker_rates(filters)
     lengths, histogram = game_lengths(filters)
@@ -258,10 +354,13 @@ def stats_compute(filters: Filters) -> StatsPage:
     faults, fault_versions = faults_by_version(filters)
     duplicate = duplicate_correlations(filters)
     selfplay = selfplay_comparison(filters)
+    partnerships = partnership_sides(filters)
+    team_trumps = team_loss_by_trumps(filters)
     page = StatsPage(
-        filters=filters, games=totals["n"], clean_games=totals["clean"], trumps=trumps, first_attacker=first,
-        lengths=lengths, draws=draws, faults=faults, fault_versions=fault_versions, duplicate=duplicate,
-        selfplay=selfplay, computed=timezone.now(),
+        filters=filters, games=totals["n"], individual_games=totals["individual"], clean_games=totals["clean"],
+        trumps=trumps, first_attacker=first, lengths=lengths, draws=draws, faults=faults,
+        fault_versions=fault_versions, duplicate=duplicate, selfplay=selfplay, partnerships=partnerships,
+        team_trumps=team_trumps, computed=timezone.now(),
     )
     page.charts = _charts(page, histogram)
     page.seconds = round(time.perf_counter() - started, 3)
@@ -269,14 +368,15 @@ def stats_compute(filters: Filters) -> StatsPage:
 
 
 def _clean_games(filters: Filters) -> QuerySet[Game]:
-    """Games the cards decided: no forfeit."""
-    return filters.games().filter(offender_seat__isnull=True)
+    """Games of individual play the cards decided: no forfeit."""
+    return filters.individual().filter(offender_seat__isnull=True)
 
 
 def durak_by_trumps(filters: Filters) -> list[TrumpCell]:
     """Durak rate of a seat by the trumps in its dealt hand, per table size (one row per seat-game)."""
     rows = (
-        GameSeat.objects.filter(filters.game_q("game__"), game__offender_seat__isnull=True, start_trumps__isnull=False)
+        GameSeat.objects.filter(filters.individual_q("game__"), game__offender_seat__isnull=True,
+                                start_trumps__isnull=False)
         .values("game__players", "start_trumps")
         .annotate(n=Count("id"), duraks=Count("id", filter=Q(durak=True)))
         .order_by("game__players", "start_trumps")
@@ -295,12 +395,24 @@ def first_attacker_rates(filters: Filters) -> list[TableRate]:
     return [TableRate(r["players"], Rate(r["duraks"], r["n"])) for r in rows]
 
 
+_MEAN_SQUARE = Avg(F("bouts") * F("bouts"))
+"""With the mean, the sample standard deviation; SQLite's STDDEV (Python's ``statistics``) fails on one row."""
+
+
+def _sample_sd(row: dict[str, Any]) -> float:
+    """The sample standard deviation of bouts from a row's count, mean and mean square (0 below two games)."""
+    n = row["n"]
+    if n < 2 or row["mean"] is None:
+        return 0.0
+    return math.sqrt(max(0.0, (float(row["square"]) - float(row["mean"]) ** 2) * n / (n - 1)))
+
+
 def game_lengths(filters: Filters) -> tuple[list[Length], dict[str, Any]]:
     """Mean bouts per table size, and the distribution of bouts as a histogram (share of games per bin)."""
     games = _clean_games(filters)
-    means = games.values("players").annotate(n=Count("id"), mean=Avg("bouts"), sd=StdDev("bouts", sample=True))
+    means = games.values("players").annotate(n=Count("id"), mean=Avg("bouts"), square=_MEAN_SQUARE)
     lengths = [
-        Length(r["players"], r["n"], float(r["mean"] or 0), Z95 * float(r["sd"] or 0) / math.sqrt(r["n"]))
+        Length(r["players"], r["n"], float(r["mean"] or 0), Z95 * _sample_sd(r) / math.sqrt(r["n"]))
         for r in means.order_by("players")
     ]
     rows = list(games.values("players", "bouts").annotate(n=Count("id")).order_by("players", "bouts"))
@@ -336,10 +448,10 @@ def _histogram(rows: list[dict[str, int]], totals: dict[int, int]) -> dict[str, 
 
 def draw_rates(filters: Filters) -> list[Draws]:
     """Share of games drawn per table size, and how many by each reason."""
-    totals = filters.games().values("players").annotate(
+    totals = filters.individual().values("players").annotate(
         n=Count("id"), draws=Count("id", filter=Q(draw=True))).order_by("players")
     reasons: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in filters.games().filter(draw=True).values("players", "reason").annotate(n=Count("id")):
+    for r in filters.individual().filter(draw=True).values("players", "reason").annotate(n=Count("id")):
         reasons[r["players"]][r["reason"]] = r["n"]
     return [Draws(t["players"], Rate(t["draws"], t["n"]), dict(sorted(reasons[t["players"]].items())))
             for t in totals]
@@ -348,11 +460,18 @@ def draw_rates(filters: Filters) -> list[Draws]:
 def faults_by_version(filters: Filters) -> tuple[list[Faults], int]:
     """Per version: games played and games lost by each fault; the worst first (at most ``FAULT_ROWS``)."""
     counts = {reason: Count("id", filter=Q(offender=True, game__reason=reason)) for reason in FAULTS}
-    rows = list(GameSeat.objects.filter(filters.game_q("game__")).values("version").annotate(n=Count("id"), **counts))
+    seats = GameSeat.objects.filter(filters.individual_q("game__"))
+    rows = list(seats.values("version").annotate(n=Count("id"), **counts))
     rows.sort(key=lambda r: (-sum(r[k] for k in FAULTS) / r["n"], -r["n"], r["version"]))
     shown = rows[:FAULT_ROWS]
     versions = BotVersion.objects.select_related("bot").in_bulk([r["version"] for r in shown])
     return [Faults(versions[r["version"]], r["n"], {k: r[k] for k in FAULTS}) for r in shown], len(rows)
+
+
+def _tables() -> dict[str, str]:
+    """The quoted table names the raw queries format in."""
+    return {name: connection.ops.quote_name(model._meta.db_table) for name, model in
+            (("entry", MatchEntry), ("game", Game), ("seat", GameSeat), ("match", Match))}
 
 
 _DUPLICATE_SQL = """
@@ -360,8 +479,8 @@ WITH selfplay AS (
     SELECT match_id FROM {entry} GROUP BY match_id HAVING COUNT(DISTINCT version_id) < COUNT(*)
 ), sets AS (
     SELECT g.match_id, g.players, s.version_id, SUM(CASE WHEN s.durak THEN 1 ELSE 0 END) AS duraks
-    FROM {game} g JOIN {seat} s ON s.game_id = g.id
-    WHERE g.match_id NOT IN (SELECT match_id FROM selfplay){where}
+    FROM {game} g JOIN {seat} s ON s.game_id = g.id JOIN {match} m ON m.id = g.match_id
+    WHERE g.match_id NOT IN (SELECT match_id FROM selfplay) AND m.kind <> %s AND g.preset NOT IN ({teams}){where}
     GROUP BY g.match_id, g.deal, g.players, s.version_id
     HAVING COUNT(*) = g.players
 )
@@ -393,18 +512,10 @@ def duplicate_sets(filters: Filters) -> list[SetHistogram]:
     opponent. Two versions of one bot (a strength test) are two players and count. At most N+1
     rows per version and match leave the database, however many deals the match had.
     """
-    table = {name: connection.ops.quote_name(model._meta.db_table) for name, model in
-             (("entry", MatchEntry), ("game", Game), ("seat", GameSeat))}
-    where = ""
-    params: list[str | int] = []
-    if filters.preset:
-        where += " AND g.preset = %s"
-        params.append(filters.preset)
-    if filters.players:
-        where += " AND g.players = %s"
-        params.append(filters.players)
+    where, params = filters.sql()
+    sql = _DUPLICATE_SQL.format(where=where, teams=", ".join(["%s"] * len(TEAM_PRESETS)), **_tables())
     with connection.cursor() as cursor:
-        cursor.execute(_DUPLICATE_SQL.format(where=where, **table), params)
+        cursor.execute(sql, [Match.Kind.TABLE, *TEAM_PRESETS, *params])
         rows = cursor.fetchall()
     out: dict[tuple[int, int], SetHistogram] = {}
     for players, version, match, duraks, count in rows:
@@ -455,7 +566,8 @@ def gentle_selfplay_games(filters: Filters, first_rotation_only: bool = True) ->
     sizes = [p for p in source.GAMES if filters.players in (None, p)]
     # Decided on the few matches (their entries), not on every seat of every game.
     others = MatchEntry.objects.filter(match=OuterRef("pk")).exclude(version__in=gentle_versions())
-    matches = Match.objects.filter(preset=source.PRESET, players__in=sizes).exclude(Exists(others))
+    matches = Match.objects.filter(preset=source.PRESET, players__in=sizes).exclude(kind=Match.Kind.TABLE).exclude(
+        Exists(others))
     games = Game.objects.filter(match__in=matches, offender_seat__isnull=True)
     if first_rotation_only:
         games = games.filter(rotation=0)
@@ -478,10 +590,15 @@ def _compare(ours: Rate, theirs: float | None, their_n: float) -> Comparison:
 
 
 def selfplay_comparison(filters: Filters) -> list[SelfplayRow]:
-    """RULES.md section 10 for gentle playing itself: ours (one game per deal) beside the source's figures."""
+    """RULES.md section 10 for gentle playing itself: ours (one game per deal) beside the source's figures.
+
+    The source played ``classic``: a filter on any other preset (a team preset included) leaves nothing to compare.
+    """
+    if filters.preset not in (None, source.PRESET):
+        return []
     games = gentle_selfplay_games(filters)
     per_size = {r["players"]: r for r in games.values("players").annotate(
-        n=Count("id"), draws=Count("id", filter=Q(draw=True)), mean=Avg("bouts"), sd=StdDev("bouts", sample=True))}
+        n=Count("id"), draws=Count("id", filter=Q(draw=True)), mean=Avg("bouts"), square=_MEAN_SQUARE)}
     if not per_size:
         return []
     stored = dict(gentle_selfplay_games(filters, first_rotation_only=False).values("players")
@@ -504,7 +621,7 @@ def selfplay_comparison(filters: Filters) -> list[SelfplayRow]:
                               source.source_seat_games(players, 0)),
             three_trumps=_compare(cells.get((players, 3), Rate(0, 0)), figures["three_trumps"],
                                   source.source_seat_games(players, 3)),
-            bouts=MeanComparison(float(r["mean"]), Z95 * float(r["sd"] or 0) / math.sqrt(n), figures["bouts"]),
+            bouts=MeanComparison(float(r["mean"]), Z95 * _sample_sd(r) / math.sqrt(n), figures["bouts"]),
             draws=_compare(Rate(r["draws"], n), figures["draws"], source.GAMES[players]),
             opener=_compare(Rate(opener["duraks"], opener["n"]), source.SOURCE_OPENER_2P, source.GAMES[2])
             if players == 2 and opener["n"] else None,
@@ -512,14 +629,101 @@ def selfplay_comparison(filters: Filters) -> list[SelfplayRow]:
     return rows
 
 
+def _sides(preset: str | None, players: int) -> int:
+    """The parties of a game: the teams of a team preset, else every player."""
+    return Rules.preset(preset, players=players).sides if preset else players
+
+
+def partnership_sides(filters: Filters) -> list[Sides]:
+    """Loss rates of the first attacker's side and the first defender's side: per team preset and table size,
+    and for individual play at the table sizes that have team games (one row per seat-game of those two seats).
+
+    The first defender is the seat after the first attacker: at the deal every player holds cards, and in
+    every team layout of the engine the next seat is an opponent (``tests/arena/stats/test_partnerships.py``
+    checks this against the engine). ``GameSeat.durak`` marks every seat of the losing team, so one seat's
+    row says whether its side lost, in partnerships and in individual play alike.
+    """
+    attacker = F("game__first_attacker")
+    layout = Case(*(When(game__preset=p, then=Value(p)) for p in TEAM_PRESETS), default=Value(""),
+                  output_field=CharField())
+    role = Case(When(seat=attacker, then=Value("attacker")), default=Value("defender"), output_field=CharField())
+    rows = (
+        GameSeat.objects.filter(filters.team_q("game__") | filters.baseline().individual_q("game__"),
+                                Q(seat=attacker) | Q(seat=Mod(attacker + 1, F("game__players"))),
+                                game__offender_seat__isnull=True, game__first_attacker__isnull=False,
+                                game__players__in=TEAM_SIZES)
+        .annotate(layout=layout, role=role)
+        .values("layout", "game__players", "role")
+        .annotate(n=Count("id"), lost=Count("id", filter=Q(durak=True)))
+        .order_by("game__players", "layout", "role")
+    )
+    cells = {(r["layout"], r["game__players"], r["role"]): Rate(r["lost"], r["n"]) for r in rows}
+    with_teams = {players for layout, players, _ in cells if layout}
+    return [
+        Sides(layout or None, players, _sides(layout, players), cells.get((layout, players, "attacker"), Rate(0, 0)),
+              cells.get((layout, players, "defender"), Rate(0, 0)))
+        for players, layout in sorted({(p, layout) for layout, p, _ in cells if p in with_teams})
+    ]
+
+
+_TEAM_TRUMPS_SQL = """
+WITH seats AS (
+    SELECT g.id AS game_id, g.preset, g.players, s.start_trumps, s.durak, CASE {team} END AS team
+    FROM {game} g JOIN {seat} s ON s.game_id = g.id JOIN {match} m ON m.id = g.match_id
+    WHERE g.offender_seat IS NULL AND m.kind <> %s AND g.preset IN ({teams}){where}
+), sides AS (
+    SELECT preset, players, SUM(start_trumps) AS trumps, MAX(CASE WHEN durak THEN 1 ELSE 0 END) AS lost
+    FROM seats WHERE team IS NOT NULL
+    GROUP BY game_id, preset, players, team
+    HAVING COUNT(start_trumps) = COUNT(*)
+)
+SELECT preset, players, trumps, COUNT(*), SUM(lost) FROM sides
+GROUP BY preset, players, trumps
+"""
+
+
+def _team_case() -> tuple[str, list[Any]]:
+    """``WHEN ... THEN team`` for every seat of every team layout, read from the engine's presets."""
+    whens, params = [], list[Any]()
+    for preset in TEAM_PRESETS:
+        for players in PLAYER_COUNTS[preset]:
+            for index, team in enumerate(Rules.preset(preset, players=players).teams or ()):
+                seats = ", ".join(str(int(seat)) for seat in team)
+                whens.append(f"WHEN g.preset = %s AND g.players = %s AND s.seat IN ({seats}) THEN {int(index)}")
+                params += [preset, players]
+    return " ".join(whens), params
+
+
+def team_loss_by_trumps(filters: Filters) -> list[TeamTrumpCell]:
+    """A team's loss rate by the trumps dealt to its seats together, per team preset and table size.
+
+    One row per team and game (forfeits left out, draws count as not lost); a team whose seats'
+    trumps are not all known is left out. Grouped twice in one query: the team's sum within a
+    game, then the teams by that sum, so at most ten rows per layout leave the database.
+    """
+    team, team_params = _team_case()
+    where, params = filters.sql()
+    sql = _TEAM_TRUMPS_SQL.format(team=team, teams=", ".join(["%s"] * len(TEAM_PRESETS)), where=where, **_tables())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*team_params, Match.Kind.TABLE, *TEAM_PRESETS, *params])
+        rows = cursor.fetchall()
+    return [TeamTrumpCell(preset, players, _sides(preset, players), int(trumps), Rate(int(lost), n))
+            for preset, players, trumps, n, lost in sorted(rows, key=lambda r: (r[1], r[0], r[2]))]
+
+
+def _by_trumps(cells: list[tuple[str, int, Rate]]) -> dict[str, list[list[Any]]]:
+    """Chart lines keyed by ``cells``' first item: points ``[trumps, rate, low, high, hits, trials]``."""
+    lines: dict[str, list[list[Any]]] = {}
+    for key, trumps, rate in cells:
+        if rate.trials >= MIN_CELL:
+            lines.setdefault(key, []).append([trumps, *rate.to_json()])
+    return lines
+
+
 def _charts(page: StatsPage, histogram: dict[str, Any]) -> dict[str, Any]:
     """The charts' data, embedded in the page as JSON (``json_script``)."""
-    trumps: dict[str, list[list[Any]]] = {}
-    for cell in page.trumps:
-        if cell.rate.trials >= MIN_CELL:
-            trumps.setdefault(str(cell.players), []).append([cell.trumps, *cell.rate.to_json()])
     return {
-        "trumps": trumps,
+        "trumps": _by_trumps([(str(c.players), c.trumps, c.rate) for c in page.trumps]),
         "first_attacker": [[r.players, *r.rate.to_json(), round(r.fair, 5)] for r in page.first_attacker],
         "bouts": histogram,
         "draws": {
@@ -532,4 +736,12 @@ def _charts(page: StatsPage, histogram: dict[str, Any]) -> dict[str, Any]:
              _round(row.value.factor_high), _round(row.value.rho), row.value.sets]
             for row in page.duplicate
         ],
+        "partnerships": {
+            "labels": [row.label for row in page.partnerships],
+            "attacker": [row.attacker.to_json() for row in page.partnerships],
+            "defender": [row.defender.to_json() for row in page.partnerships],
+            "fair": [_round(row.fair) for row in page.partnerships],
+        },
+        "team_trumps": _by_trumps([(c.label, c.trumps, c.rate) for c in page.team_trumps]),
+        "team_fair": {c.label: _round(c.fair) for c in page.team_trumps},
     }

@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 
-from bots_sdk.engine import Game, Rules
+from bots_sdk.engine import PLAYER_COUNTS, Game, Rules
 
 
 def random_play(rules: Rules, seconds: float, checked: bool = False) -> dict[str, float]:
@@ -152,8 +152,10 @@ def bare_games_per_s(seconds: float) -> float:
 
 
 def paired_ratio(preset: str, seconds: float) -> tuple[float, float]:
-    """Engine and prototype in alternating half-second slices: the ratio survives a noisy machine."""
-    rules = Rules.preset(preset, players=2)
+    """Engine and prototype in alternating half-second slices: the ratio survives a noisy machine.
+
+    The engine plays the preset's smallest table (two players, or four for ``pagat-pairs``)."""
+    rules = Rules.preset(preset, players=PLAYER_COUNTS[preset][0])
     ratios = []
     bares = []
     for _ in range(max(2, int(seconds))):
@@ -190,7 +192,7 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
-    sizes = args.players or [2, 4, 6]
+    sizes = args.players or [n for n in (2, 4, 6) if n in PLAYER_COUNTS[args.preset]]
     rows = []
     for players in sizes:
         print(f"measuring {args.preset} with {players} players for {args.seconds:.0f} s ...", file=sys.stderr)
@@ -201,8 +203,8 @@ def main() -> None:
     print(" ".join(f"{h:>18}" for h in header))
     for row in rows:
         print(" ".join(f"{row[h]:>18}" for h in header))
-    print(f"\nbare two-player bitmask prototype: {bare:,.0f} games/s; engine at 2 players = {ratio:.2f} x prototype"
-          " (median of interleaved half-second slices)")
+    print(f"\nbare two-player bitmask prototype: {bare:,.0f} games/s; engine at {PLAYER_COUNTS[args.preset][0]}"
+          f" players = {ratio:.2f} x prototype (median of interleaved half-second slices)")
     if args.json:
         figures: dict[str, object] = dict(rows[0]) if len(rows) == 1 else {"rows": rows}
         figures["bare_games_per_s"] = round(bare, 1)

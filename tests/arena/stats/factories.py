@@ -1,4 +1,10 @@
-"""Hand-built matches for the statistics tests: rows written directly, so every expected figure is known."""
+"""Matches for the statistics tests: hand-built rows, so every expected figure is known, and real engine matches.
+
+``store`` and ``duplicate`` write rows directly. ``played`` plays a match of reference bots through the
+engine and stores it through the matches services exactly as a worker does (team games included, where
+every seat of the losing team is marked the durak); its tests count the expected figures again from the
+engine's records, independently of the SQL under test.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,9 @@ from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Game, GameSeat, Match, MatchEntry
+from arena.matches.services import match_claim, match_create, match_spec, match_store_result
+from worker.referee.launch import launcher_for
+from worker.referee.match import GameResult, play_spec
 
 _numbers = itertools.count()
 
@@ -61,9 +70,28 @@ def store(entries: Sequence[BotVersion], games: Sequence[Played], preset: str = 
     return match
 
 
-def duplicate(entries: Sequence[BotVersion], losers: Sequence[Sequence[int | None]], preset: str = "classic") -> Match:
+def duplicate(entries: Sequence[BotVersion], losers: Sequence[Sequence[int | None]], preset: str = "classic",
+              kind: str = Match.Kind.LADDER) -> Match:
     """A duplicate match: ``losers[deal][rotation]`` is the entry (not the seat) that was the durak, None a draw."""
     n = len(entries)
     games = [Played(durak=None if e is None else (e - r) % n, deal=d, rotation=r)
              for d, deal in enumerate(losers) for r, e in enumerate(deal)]
-    return store(entries, games, preset=preset)
+    return store(entries, games, preset=preset, kind=kind)
+
+
+def played(entries: Sequence[BotVersion], preset: str, deals: int,
+           kind: str = Match.Kind.CHALLENGE) -> list[GameResult]:
+    """A match of reference versions (under a team preset one a team) played by the engine and stored for real.
+
+    Created, claimed, refereed with the bots as plain processes and stored by the matches services, as a
+    worker's task does; every deal is played in every rotation. Returns what the referee reported.
+    """
+    match = match_create(kind=kind, versions=entries, preset=preset, deals=deals, rated=False,
+                         seed=f"stats-{next(_numbers)}")
+    task = f"stats-test-{match.pk}"
+    claimed = match_claim(match_id=match.pk, task_id=task, worker="stats tests")
+    assert claimed is not None
+    results = play_spec(match_spec(claimed, [v.reference for v in entries]), launcher_for("none"))
+    assert match_store_result(match=claimed, task_id=task, results=results)
+    cache.clear()
+    return results

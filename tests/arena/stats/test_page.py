@@ -48,17 +48,21 @@ def test_the_page_shows_every_section_with_its_chart_data(arena_games: None) -> 
     page = text(html)
     for title in ("Durak rate by trumps in the starting hand", "The first attacker's durak rate", "Game length",
                   "Draws and their reasons", "What duplicate deals are worth",
-                  "Gentle self-play against the source's figures", "Faults per bot version"):
+                  "Gentle self-play against the source's figures", "Faults per bot version",
+                  "Partnerships: how much a team's seats matter"):
         assert title in page
     assert "chart.umd.min.js" in html and "stats/stats.js" in html
     data = charts(html)
-    assert set(data) == {"trumps", "first_attacker", "bouts", "draws", "duplicate"}
+    assert set(data) == {"trumps", "first_attacker", "bouts", "draws", "duplicate", "partnerships", "team_trumps",
+                         "team_fair"}
     assert set(data["trumps"]) == {"2"}  # 3-player cells hold fewer than 10 seat-games
     assert [row[0] for row in data["first_attacker"]] == [2, 3]
     assert data["draws"]["reasons"] == {"pickup_limit": [0.0, pytest.approx(1 / 3, abs=1e-4)]}
     assert data["duplicate"][0][0] == "2p all bots"
     assert "durak rate, no trump dealt" in page and "55.0 %" in page  # the source's figure beside ours
     assert "20 deals counted of 20 stored games" in page
+    assert "No partnership games ( pagat-pairs , pagat-trios ) yet" in page
+    assert data["partnerships"] == {"labels": [], "attacker": [], "defender": [], "fair": []}
     faults = page.split("Faults per bot version")[1]
     assert re.search(r"evil&#x27; v1 39 1 0 0 0 2\.6 % 0\.5–13\.2 gentle v1 43 0", faults)  # worst first
 

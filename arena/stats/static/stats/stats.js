@@ -14,13 +14,13 @@
   };
   const quiet = {filter: item => !item.text.includes("95 %")};
 
-  function trumps() {
-    // A point is [trumps, rate, low, high, duraks, seat-games].
+  function byTrumps(id, lines, name, fair, xTitle, yTitle) {
+    // One line per key of `lines`; a point is [trumps, rate, low, high, hits, trials]; fair(key) is its fair share.
     const datasets = [];
-    Object.keys(data.trumps).forEach(function (players, i) {
+    Object.keys(lines).forEach(function (key, i) {
       const colour = colours[i % colours.length];
-      const points = data.trumps[players];
-      const label = players + " players";
+      const points = lines[key];
+      const label = name(key);
       datasets.push({label: label + " (95 % low)", data: points.map(p => ({x: p[0], y: p[2]})), borderWidth: 0,
                      pointRadius: 0, fill: false, backgroundColor: colour + "22"});
       datasets.push({label: label + " (95 % high)", data: points.map(p => ({x: p[0], y: p[3]})), borderWidth: 0,
@@ -28,15 +28,15 @@
       datasets.push({label: label, data: points.map(p => ({x: p[0], y: p[1], lo: p[2], hi: p[3], n: p[5]})),
                      borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: 3, fill: false});
       const xs = points.map(p => p[0]);
-      datasets.push({label: label + " fair share", data: [{x: Math.min(...xs), y: 1 / players}, {x: Math.max(...xs), y: 1 / players}],
+      datasets.push({label: label + " fair share", data: [{x: Math.min(...xs), y: fair(key)}, {x: Math.max(...xs), y: fair(key)}],
                      borderColor: colour, borderDash: [5, 4], borderWidth: 1, pointRadius: 0, fill: false});
     });
-    chart("chart-trumps", {
+    chart(id, {
       type: "line", data: {datasets: datasets},
       options: {
         animation: false, maintainAspectRatio: false,
-        scales: {x: {type: "linear", ticks: {precision: 0, stepSize: 1}, title: {display: true, text: "trumps in the starting hand"}},
-                 y: percentAxis("durak rate")},
+        scales: {x: {type: "linear", ticks: {precision: 0, stepSize: 1}, title: {display: true, text: xTitle}},
+                 y: percentAxis(yTitle)},
         plugins: {legend: {labels: {filter: item => !item.text.includes("95 %") && !item.text.includes("fair")}},
                   tooltip: {filter: item => "lo" in item.raw,
                             callbacks: {label: ctx => ctx.dataset.label + ": " + pct(ctx.raw.y) + interval(ctx.raw)}}},
@@ -44,32 +44,50 @@
     });
   }
 
+  function whiskers(id, labels, series, fair, yTitle) {
+    // Rates with their 95 % intervals as whiskers, side by side per label, and the fair share as a dashed tick.
+    // A series is {label, points: [[rate, low, high, hits, trials], ...]} (one point per label).
+    const datasets = [];
+    const gap = null;  // a point with y null breaks a line: one dataset draws every whisker
+    series.forEach(function (s, i) {
+      const colour = colours[i % colours.length];
+      const at = j => j + (series.length > 1 ? 0.3 * (i / (series.length - 1) - 0.5) : 0);
+      datasets.push({label: s.label, data: s.points.map((p, j) => ({x: at(j), y: p[0], lo: p[1], hi: p[2], n: p[4]})),
+                     pointRadius: 5, borderColor: colour, backgroundColor: colour});
+      datasets.push({label: s.label + " 95 %", showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 3,
+                     borderColor: colour + "66",
+                     data: s.points.flatMap((p, j) => [{x: at(j), y: p[1]}, {x: at(j), y: p[2]}, {x: at(j), y: gap}])});
+    });
+    datasets.push({label: "fair share", showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 2, borderDash: [5, 4],
+                   borderColor: "#334155", data: fair.flatMap((f, j) => [{x: j - 0.35, y: f}, {x: j + 0.35, y: f}, {x: j, y: gap}])});
+    chart(id, {
+      type: "scatter", data: {datasets: datasets},
+      options: {
+        animation: false, maintainAspectRatio: false,
+        scales: {x: {type: "linear", min: -0.5, max: labels.length - 0.5, grid: {display: false},
+                     afterBuildTicks: axis => { axis.ticks = labels.map((_, j) => ({value: j})); },
+                     ticks: {autoSkip: false, callback: v => labels[v]}},
+                 y: percentAxis(yTitle)},
+        plugins: {legend: {labels: quiet},
+                  tooltip: {filter: item => item.raw && "lo" in item.raw,
+                            callbacks: {title: items => labels[Math.round(items[0].raw.x)],
+                                        label: ctx => ctx.dataset.label + ": " + pct(ctx.raw.y) + interval(ctx.raw)}}},
+      },
+    });
+  }
+
   function firstAttacker() {
     // A row is [players, rate, low, high, duraks, games, fair share].
     const rows = data.first_attacker;
-    chart("chart-first", {
-      type: "bar",
-      data: {
-        labels: rows.map(r => r[0] + " players"),
-        datasets: [
-          {type: "line", label: "first attacker", data: rows.map(r => r[1]),
-           showLine: false, pointRadius: 5, borderColor: colours[0], backgroundColor: colours[0]},
-          {type: "line", label: "fair share 1/N", data: rows.map(r => r[6]), showLine: false, pointStyle: "line",
-           pointRadius: 14, borderWidth: 2, borderColor: "#334155", backgroundColor: "#334155"},
-          {label: "95 % interval", data: rows.map(r => [r[2], r[3]]), backgroundColor: colours[0] + "33", barPercentage: 0.35},
-        ],
-      },
-      options: {
-        animation: false, maintainAspectRatio: false,
-        scales: {y: percentAxis("durak rate")},
-        plugins: {tooltip: {callbacks: {label: function (ctx) {
-          const r = rows[ctx.dataIndex];
-          if (ctx.datasetIndex === 0) return "first attacker: " + pct(r[1]) + interval({lo: r[2], hi: r[3], n: r[5]});
-          if (ctx.datasetIndex === 1) return "fair share: " + pct(ctx.raw);
-          return "95 %: " + pct(ctx.raw[0]) + "–" + pct(ctx.raw[1]);
-        }}}},
-      },
-    });
+    whiskers("chart-first", rows.map(r => r[0] + " players"), [{label: "first attacker", points: rows.map(r => r.slice(1, 6))}],
+             rows.map(r => r[6]), "durak rate");
+  }
+
+  function partnerships() {
+    const p = data.partnerships;
+    whiskers("chart-partnerships", p.labels, [{label: "first attacker's side", points: p.attacker},
+                                              {label: "first defender's side", points: p.defender}],
+             p.fair, "loss rate of the side");
   }
 
   function bouts() {
@@ -154,9 +172,13 @@
 
   document.querySelectorAll("table.sortable").forEach(sortable);
   if (!data || !window.Chart) return;
-  trumps();
+  byTrumps("chart-trumps", data.trumps, players => players + " players", players => 1 / players, "trumps in the starting hand",
+           "durak rate");
   firstAttacker();
   bouts();
   draws();
   if (data.duplicate.length) duplicate();
+  if (data.partnerships.labels.length) partnerships();
+  byTrumps("chart-team-trumps", data.team_trumps, key => key, key => data.team_fair[key],
+           "trumps in the team's starting hands", "loss rate of the team");
 })();
