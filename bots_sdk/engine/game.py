@@ -577,27 +577,18 @@ class Game:
         hands = self._hands
         return any(hands[s] for s in self._members[team])
 
-    def _next_opponent(self, position: int) -> int:
-        """The position that defends against ``position``: the next one clockwise of a team still playing."""
-        team_of = self._team_of
-        if team_of is None:
-            return self._next_active(position)
-        n = self._n
-        team = team_of[position]
-        for i in range(1, n):
-            other = (position + i) % n
-            if team_of[other] != team and self._team_plays(team_of[other]):
-                return other
-        return position
+    def _next_opponent(self, position: int, step: int = 1) -> int:
+        """The position that defends against ``position``: the next one clockwise of a team still playing.
 
-    def _prev_opponent(self, position: int) -> int:
+        ``step`` -1 looks counter-clockwise instead (the defender's other neighbour, under ``neighbours``).
+        """
         team_of = self._team_of
         if team_of is None:
-            return self._prev_active(position)
+            return self._next_active(position) if step == 1 else self._prev_active(position)
         n = self._n
         team = team_of[position]
         for i in range(1, n):
-            other = (position - i) % n
+            other = (position + step * i) % n
             if team_of[other] != team and self._team_plays(team_of[other]):
                 return other
         return position
@@ -675,7 +666,7 @@ class Game:
         dpos = self._dpos
         own = team_of[self._defender]
         if self._neighbours:
-            order = [self._actor(self._next_opponent(dpos)), self._actor(self._prev_opponent(dpos))]
+            order = [self._actor(self._next_opponent(dpos)), self._actor(self._next_opponent(dpos, -1))]
             if a in order:
                 order.remove(a)
                 order.insert(0, a)

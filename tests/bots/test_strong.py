@@ -170,24 +170,6 @@ def endgame(name: str) -> Game:
     return game
 
 
-def solve(game: Game, seat: int) -> float:
-    """The exact value of ``game`` for ``seat`` (1 safe, 1/2 draw, 0 durak): minimax over every action,
-    cut only where no better value exists (a win for the seat to move, a loss for its opponent)."""
-    outcome = game.outcome
-    if outcome is not None:
-        return 0.5 if outcome.durak is None else float(outcome.durak != seat)
-    mine = game.to_act == seat
-    best = 0.0 if mine else 1.0
-    for action in game.legal_actions():
-        child = game.clone()
-        child.push(action)
-        value = solve(child, seat)
-        best = max(best, value) if mine else min(best, value)
-        if best == (1.0 if mine else 0.0):
-            break
-    return best
-
-
 @pytest.mark.parametrize("name", sorted(ENDGAMES))
 def test_the_endgame_has_exactly_one_winning_move_and_gentle_misses_it(name: str) -> None:
     game = endgame(name)
@@ -198,7 +180,7 @@ def test_the_endgame_has_exactly_one_winning_move_and_gentle_misses_it(name: str
     for action in game.legal_actions():
         child = game.clone()
         child.push(action)
-        values[str(action)] = solve(child, seat)
+        values[str(action)] = solve_for(child, frozenset({seat}))
     assert values.pop(winning) == 1.0
     assert set(values.values()) == {0.0}
     assert all(str(GentleBot(seed=s).choose_action(game.observation(seat))) != winning for s in range(10))
@@ -234,7 +216,8 @@ def team_endgame(name: str) -> Game:
 
 
 def solve_for(game: Game, winners: frozenset[int]) -> float:
-    """The exact value for ``winners`` (a team, or one seat alone): 1 when the durak is none of them."""
+    """The exact value for ``winners`` (a team, or one seat alone): 1 safe, 1/2 draw, 0 lost. Minimax over
+    every action, cut only where no better value exists (a win for a winner to move, a loss otherwise)."""
     outcome = game.outcome
     if outcome is not None:
         return 0.5 if outcome.durak is None else float(outcome.durak not in winners)

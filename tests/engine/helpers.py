@@ -174,15 +174,16 @@ class CheckedGame(Game):
         dpos = self.chk_dpos
         own = team_of(self.rules, d)
         if self.rules.throw_in == "all":
-            candidates = [s for s in range(n) if s not in own and self.chk_active(s)]
+            ordered = sorted((s for s in range(n) if s not in own and self.chk_active(s)),
+                             key=lambda s: (s - dpos - 1) % n)
         else:
-            sides = {self.chk_actor(self.chk_opponent(dpos)), self.chk_actor(self.chk_opponent(dpos, -1))}
-            candidates = [s for s in sides if s not in own]
-        clockwise = sorted(candidates, key=lambda s: (s - dpos - 1) % n)
-        if a in clockwise:
-            clockwise.remove(a)
-            clockwise.insert(0, a)
-        return clockwise
+            # The places either side of the defender's, the left one first, each played by its stand-in if out.
+            sides = (self.chk_actor(self.chk_opponent(dpos)), self.chk_actor(self.chk_opponent(dpos, -1)))
+            ordered = list(dict.fromkeys(s for s in sides if s not in own))
+        if a in ordered:
+            ordered.remove(a)
+            ordered.insert(0, a)
+        return ordered
 
     def chk_l1(self) -> int:
         limits = [1 << 30]
