@@ -62,10 +62,10 @@ def test_a_team_replay_shows_teams_stand_ins_and_the_losing_team(
     expect(page.locator("#caption")).to_have_text(caption)
     match = re.search(r"Seat (\d) \(([^)]*)\) plays for seat (\d) and (attacks|defends)", caption)
     assert match, caption
-    seat, position = match.group(1), match.group(3)
-    expect(page.locator("#rp-roles")).to_contain_text(f"Seat {seat} ({match.group(2)}) plays for seat {position}")
-    expect(page.locator(f"[data-seat='{seat}'] .rp-chips")).to_contain_text(f"for {position}", ignore_case=True)
-    expect(page.locator(f"[data-seat='{position}'] .rp-chips")).to_contain_text(f"played by {seat}",
+    stand_in, place = match.group(1), match.group(3)
+    expect(page.locator("#rp-roles")).to_contain_text(f"Seat {stand_in} ({match.group(2)}) plays for seat {place}")
+    expect(page.locator(f"[data-seat='{stand_in}'] .rp-chips")).to_contain_text(f"for {place}", ignore_case=True)
+    expect(page.locator(f"[data-seat='{place}'] .rp-chips")).to_contain_text(f"played by {stand_in}",
                                                                                ignore_case=True)
     shoot(page, "team-03-replay-stand-in")
 
