@@ -90,7 +90,7 @@ def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[i
     game._setup(rules, deal_order, obs.dealer)
     game._hands = hands
     game._known = known
-    game._stock = stock
+    game._set_stock(stock)
     game._sp = 0
     game._sleft = len(stock)
     trump = int(obs.trump)

@@ -233,11 +233,10 @@ class Game:
         known = [0] * n
         if deal < len(idx):
             turn_up = idx[deal]
-            self._stock: list[int] = idx[deal + 1:]
-            self._stock.append(turn_up)
+            self._set_stock([*idx[deal + 1:], turn_up])
         else:
             turn_up = idx[deal - 1]
-            self._stock = []
+            self._set_stock([])
             known[dealer] |= 1 << turn_up
         self._sp = 0
         self._sleft = len(self._stock)
@@ -271,6 +270,16 @@ class Game:
         self._history: list[tuple[int, int, object, object]] = []
         self._start_bout(self._first_attacker())
         self._advance()
+
+    def _set_stock(self, stock: list[int]) -> None:
+        """The stock, top first, and its running XOR: ``_drawn[j] ^ _drawn[i]`` is the cards ``i`` to ``j - 1``,
+        so a draw takes them in one operation instead of a loop per card. (XOR, not OR: after a trump
+        exchange the six is in the list twice, drawn once and now at the bottom.)"""
+        self._stock = stock
+        drawn = [0]
+        for c in stock:
+            drawn.append(drawn[-1] ^ 1 << c)
+        self._drawn = drawn
 
     def _first_attacker(self) -> int:
         left = (self.dealer + 1) % self._n
@@ -815,7 +824,7 @@ class Game:
         known = self._known[:]
         known[seat] |= 1 << turn_up
         self._known = known
-        self._stock = [*self._stock[:-1], six]
+        self._set_stock([*self._stock[:-1], six])
         self._turn_up = six
         self._exchange_ok = False
 
@@ -845,7 +854,7 @@ class Game:
         sleft = self._sleft
         if sleft:
             size = self._hand_size
-            stock = self._stock
+            drawn = self._drawn
             sp = self._sp
             early = self._early
             history = self._history
@@ -856,15 +865,13 @@ class Game:
                     continue
                 if count > sleft:
                     count = sleft
-                for c in stock[sp:sp + count]:
-                    hand |= 1 << c
-                hands[seat] = hand
+                hands[seat] = hand | (drawn[sp + count] ^ drawn[sp])
                 sp += count
                 sleft -= count
                 if not sleft:
                     self._trump_drawn_by = seat
                     known = self._known[:]
-                    known[seat] |= 1 << stock[-1]
+                    known[seat] |= 1 << self._stock[-1]
                     self._known = known
                     self._exchange_ok = False
                     history.append((DREW, seat, count, True))
