@@ -119,7 +119,7 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
     page.click("#replay-link")
     expect(page).to_have_url(re.compile(r"/games/\d+/#view=0"))
     expect(page.locator("#step-counter")).to_contain_text("step 0 /")
-    assert page.locator("#perspective").input_value() == "0"
+    expect(page.locator("#perspective")).to_have_value("0")  # the link opens the replay from the person's seat
     page.locator("#btn-last").click()
     shoot(page, "tables-07-replay")
 

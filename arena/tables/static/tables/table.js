@@ -21,9 +21,8 @@
     result: $("tb-result"), resultText: $("tb-result-text"), replay: $("replay-link"), log: $("tb-log"),
     join: $("tb-join"), copy: $("copy-link"), share: $("share-link"),
   };
-  const RED = new Set(["H", "D"]);
-  const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const Cards = window.DurakCards;
+  const { SYMBOL, isRed, el } = Cards;
 
   let selected = null;   // a card of the hand with several legal moves, waiting for the person's choice
   let hinted = null;     // the hint's move (its action text)
@@ -31,55 +30,11 @@
   let deadlineAt = null; // performance.now() at which the person's time runs out
   let timer = null;
 
-  const rankText = (r) => (r === "T" ? "10" : r);
-  const pretty = (code) => rankText(code[0]) + SYMBOL[code[1]];
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function suitIcon(suit, cls) {
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("class", cls);
-    svg.setAttribute("viewBox", "0 0 100 100");
-    svg.setAttribute("aria-hidden", "true");
-    const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-    use.setAttribute("href", `${SPRITE}#${suit}`);
-    svg.append(use);
-    return svg;
-  }
-
-  function cardFace(code, classes) {
-    const [rank, suit] = code;
-    const card = el("div", ["rp-card", "rp-face", RED.has(suit) ? "rp-red" : "", ...classes].join(" ").trim());
-    card.dataset.card = code;
-    card.setAttribute("aria-label", `${rankText(rank)} of ${SUIT_NAME[suit]}`);
-    card.title = pretty(code);
-    const corner = (where) => {
-      const box = el("span", `rp-ix ${where}`);
-      box.append(el("b", "", rankText(rank)), suitIcon(suit, "rp-ix-pip"));
-      return box;
-    };
-    card.append(corner("rp-tl"), corner("rp-br"));
-    if ("JQK".includes(rank)) {
-      const court = el("span", "rp-court");
-      court.append(el("b", "", rank), suitIcon(suit, "rp-court-pip"));
-      card.append(court);
-    } else {
-      card.append(suitIcon(suit, rank === "A" ? "rp-pip rp-ace" : "rp-pip"));
-    }
-    return card;
-  }
-
-  function cardBack() {
-    const card = el("div", "rp-card rp-back");
-    card.dataset.card = "back";
-    card.setAttribute("aria-label", "face-down card");
-    return card;
-  }
+  // the suit sprite is the file suits.svg (data-sprite); a card is named by its index ("Q of hearts"), and a card
+  // of the person's hand becomes a button (myCards)
+  const suitIcon = (suit, cls) => Cards.suitIcon(suit, cls, `${SPRITE}#`);
+  const cardFace = (code, classes) => Cards.face(code, { sprite: `${SPRITE}#`, classes });
+  const cardBack = (extra) => Cards.back({ extra });
 
   const movesOf = (code) => S.legal.filter((m) => m.card === code);
   const hintedCard = () => (S.legal.find((m) => m.action === hinted) || {}).card;
@@ -185,13 +140,12 @@
     const pile = el("div", "rp-stock");
     if (S.stock > 0 && S.trump_drawn_by === null) pile.append(cardFace(S.trump_card, ["rp-trump-card"]));
     for (let j = 0; j < Math.min(4, Math.ceil((S.stock - 1) / 4)); j++) {
-      const back = cardBack();
-      back.classList.add("rp-stock-card");
+      const back = cardBack("rp-stock-card");
       back.style.setProperty("--i", String(j));
       pile.append(back);
     }
     if (!S.stock) {
-      const mark = el("div", `rp-trump-mark${RED.has(S.trump) ? " rp-red" : ""}`);
+      const mark = el("div", `rp-trump-mark${isRed(S.trump) ? " rp-red" : ""}`);
       mark.append(suitIcon(S.trump, "rp-trump-pip"));
       pile.append(mark);
     }
@@ -202,8 +156,7 @@
     ui.discard.textContent = "";
     const pile = el("div", "rp-discard-pile");
     for (let j = 0; j < Math.min(3, Math.ceil(S.discard / 6)); j++) {
-      const back = cardBack();
-      back.classList.add("rp-discard-card");
+      const back = cardBack("rp-discard-card");
       back.style.setProperty("--i", String(j));
       pile.append(back);
     }

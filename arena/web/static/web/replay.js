@@ -26,15 +26,13 @@
     forward: $("btn-forward"), last: $("btn-last"), roles: $("rp-roles"),
   };
 
-  const RED = { H: true, D: true };
-  const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const RANK_NAME = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-  const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const SVG = "http://www.w3.org/2000/svg";
+  const Cards = window.DurakCards;
+  const { SYMBOL, isRed, pretty, el } = Cards;
+  // the suit sprite is inlined in the page (#rp-suit-S …); a card is an image, named in words ("queen of hearts")
+  const CARDS = { sprite: "#rp-suit-", suitClass: true, role: "img", rankNames: true };
   const BASE_MS = 1100;
 
   const split = (text) => (text ? text.match(/../g) : []) || [];
-  const rankText = (r) => (r === "T" ? "10" : r);
   const name = (k) => (F.seats[k] ? F.seats[k].name : `seat ${k}`);
   const ordinal = (n) => n + (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th");
   const who = (k) => `Seat ${k} (${name(k)})`;
@@ -42,57 +40,16 @@
   const teamOf = (k) => (TEAMS && F.seats[k] ? TEAMS[F.seats[k].team] : null);
   const lostTeam = TEAMS ? TEAMS.find((t) => t.lost) || null : null;
 
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function pip(suit, cls) {
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", cls);
-    svg.setAttribute("viewBox", "0 0 100 100");
-    svg.setAttribute("aria-hidden", "true");
-    const use = document.createElementNS(SVG, "use");
-    use.setAttribute("href", `#rp-suit-${suit}`);
-    svg.appendChild(use);
-    return svg;
-  }
+  const pip = (suit, cls) => Cards.suitIcon(suit, cls, CARDS.sprite);
 
   // ------------------------------------------------------------------ cards
 
   const faces = new Map();
 
-  function buildFace(code) {
-    const rank = code[0];
-    const suit = code[1];
-    const card = el("div", `rp-card rp-face rp-${suit}${RED[suit] ? " rp-red" : ""}`);
-    card.dataset.card = code;
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`);
-    card.title = rankText(rank) + SYMBOL[suit];
-    for (const corner of ["rp-tl", "rp-br"]) {
-      const ix = el("span", `rp-ix ${corner}`);
-      ix.appendChild(el("b", "", rankText(rank)));
-      ix.appendChild(pip(suit, "rp-ix-pip"));
-      card.appendChild(ix);
-    }
-    if (rank === "J" || rank === "Q" || rank === "K") {
-      const court = el("span", "rp-court");
-      court.appendChild(el("b", "", rank));
-      court.appendChild(pip(suit, "rp-court-pip"));
-      card.appendChild(court);
-    } else {
-      card.appendChild(pip(suit, rank === "A" ? "rp-pip rp-ace" : "rp-pip"));
-    }
-    return card;
-  }
-
   function face(code, extra) {
     let proto = faces.get(code);
     if (!proto) {
-      proto = buildFace(code);
+      proto = Cards.face(code, CARDS);
       faces.set(code, proto);
     }
     const node = proto.cloneNode(true);
@@ -100,13 +57,7 @@
     return node;
   }
 
-  function back(extra) {
-    const node = el("div", `rp-card rp-back${extra ? ` ${extra}` : ""}`);
-    node.dataset.card = "back";
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", "face-down card");
-    return node;
-  }
+  const back = (extra) => Cards.back({ extra, role: CARDS.role });
 
   // ------------------------------------------------------------------ derived data
 
@@ -277,13 +228,13 @@
       pile.appendChild(b);
     }
     if (!s.stock) {
-      const marker = el("div", `rp-trump-mark${RED[F.trump] ? " rp-red" : ""}`);
+      const marker = el("div", `rp-trump-mark${isRed(F.trump) ? " rp-red" : ""}`);
       marker.appendChild(pip(F.trump, "rp-trump-pip"));
       pile.appendChild(marker);
     }
     box.appendChild(pile);
     const label = el("div", "rp-pile-label");
-    label.textContent = s.stock ? `${s.stock} in stock` : s.trump_by !== null ? `trump ${rankText(s.trump_card[0])}${SYMBOL[s.trump_card[1]]} to seat ${s.trump_by}` : "stock empty";
+    label.textContent = s.stock ? `${s.stock} in stock` : s.trump_by !== null ? `trump ${pretty(s.trump_card)} to seat ${s.trump_by}` : "stock empty";
     box.appendChild(label);
   }
 
