@@ -42,7 +42,7 @@ def _rating_for(ladder: Ladder, version_id: int, cache: dict[int, Rating]) -> Ra
     return cache[version_id]
 
 
-def sides(versions: Sequence[int], durak_seat: int, teams: bool) -> tuple[list[int], int] | None:
+def rated_sides(versions: Sequence[int], durak_seat: int, teams: bool) -> tuple[list[int], int] | None:
     """The rated sides of one game and which of them lost.
 
     Each seat is a side, or under a team preset each team, played by one version in all its seats
@@ -70,7 +70,7 @@ def ratings_apply_games(*, games: Sequence[Game], seats: Sequence[GameSeat]) -> 
         ladder = ladder_for(game.preset, game.players)
         cache = caches.setdefault(ladder.pk, {})
         table = sorted(by_game[game.pk], key=lambda s: s.seat)
-        rated = sides([s.version_id for s in table], game.durak_seat, ladder.teams is not None)
+        rated = rated_sides([s.version_id for s in table], game.durak_seat, ladder.teams is not None)
         if rated is None:
             continue
         parties, durak = rated
@@ -111,7 +111,7 @@ def ladder_games(ladder: Ladder) -> tuple[list[int], maths.GameSet]:
     teams = ladder.teams is not None
     for start in range(0, len(data), players):
         block = data[start:start + players]
-        rated = sides([index[int(v)] for v in block[:, 2]], int(block[0, 3]), teams)
+        rated = rated_sides([index[int(v)] for v in block[:, 2]], int(block[0, 3]), teams)
         if rated is not None:
             tables.append(rated[0])
             duraks.append(rated[1])
