@@ -39,6 +39,8 @@ def test_wrong_options_say_what_is_wrong(guest: Client, random_pk: str, referenc
                                                 "seat_1": random_pk, "seat_2": random_pk})
     assert "Select a valid choice" in errors(guest, {"preset": "classic", "players": "2", "seat_0": PERSON,
                                                      "seat_1": "999999"})
+    seats = {f"seat_{i}": PERSON if i == 0 else random_pk for i in range(5)}
+    assert "is for 4 or 6 players, not 5" in errors(guest, {"preset": "pagat-pairs", "players": "5", **seats})
     assert not Table.objects.exists()
 
 
