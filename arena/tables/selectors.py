@@ -110,6 +110,10 @@ def replay_url(table: Table, me: TableSeat | None) -> str | None:
     return reverse("game", args=[pk]) + (f"#view={me.seat}" if me is not None else "")
 
 
+_SUFFIX = {2: "nd", 3: "rd"}
+"""Places out of at most six: 1st is said in words, 2nd and 3rd need their own suffix."""
+
+
 def _result_text(result: dict[str, Any], names: list[str], me: int | None) -> str:
     def who(seat: int) -> str:
         return "You" if seat == me else f"{names[seat]} (seat {seat})"
@@ -129,7 +133,8 @@ def _result_text(result: dict[str, Any], names: list[str], me: int | None) -> st
     text = "You are the durak." if durak == me else f"{who(durak)} is the durak."
     out = result.get("out_order") or []
     if me is not None and durak != me and me in out:
-        text += " You went out " + ("first: well played!" if out.index(me) == 0 else f"{out.index(me) + 1}th.")
+        place = out.index(me) + 1
+        text += " You went out " + ("first: well played!" if place == 1 else f"{place}{_SUFFIX.get(place, 'th')}.")
     return text
 
 
