@@ -110,15 +110,19 @@ def seat_view(frames: Mapping[str, Any], step: int, seat: int) -> dict[str, Any]
 class _Watched(Game):
     """A ``Game`` that snapshots its state after every action and every end of a bout.
 
-    The engine applies forced moves inside ``push``; hooking its two state
-    transitions (``_step`` and ``_end_bout``) gives the state after each of them.
-    Forced passes are written straight to the history and change nothing visible.
+    The engine applies forced moves inside ``push``; watching its steps
+    (``_after_step``) and its ends of bouts (``_end_bout``) gives the state after
+    each of them. Forced passes are written straight to the history and change
+    nothing visible.
     """
 
-    def _step(self, seat: int, action: Action, forced: bool) -> None:
+    _watched = True
+
+    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
         if not self.__dict__.get("_snaps"):
             self._snapshot(None)  # the deal, before a forced move made during it
-        super()._step(seat, action, forced)
+
+    def _after_step(self) -> None:
         self._snapshot(None)
 
     def _end_bout(self) -> bool:

@@ -111,21 +111,19 @@ def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[i
                 game._table |= card.mask
                 game._ranks |= RANK_MASK_OF_INDEX[card.index]
     game._nunb = sum(1 for p in obs.table if p.cover is None)
-    ranks = {p.attack.rank for p in obs.table}
-    game._one_rank = int(next(iter(ranks))) if len(ranks) == 1 else -1
     game._bout = obs.bout
+    if obs.bout > 1:
+        game._limit = game._bout_limit  # the L1 limit of any bout after the first (``_setup`` fixed bout 1's)
     game._attacker = obs.attacker
     game._defender = obs.defender
     game._apos = obs.attacker_position
     game._dpos = obs.defender_position
     game._cap = obs.attack_limit
-    game._def_start = obs.attack_limit
     game._taken = obs.take_declared
     game._take_hand = obs.hand_sizes[obs.defender]
     game._out = list(obs.out)
     game._out_order = list(obs.out_order)
     game._streak = obs.pickups_in_a_row
-    game._stock_empty_at_start = not obs.stock_size
     game._history = list(obs.raw_history)
     six_tabled = any(
         kind == 0 and action.kind in (ActionKind.ATTACK, ActionKind.DEFEND, ActionKind.TRANSFER)  # type: ignore[attr-defined]
@@ -146,6 +144,6 @@ def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[i
         game._phase = ATTACKING
         order = game._order()
         game._poll = order.index(to_act) if to_act in order else len(order)
-    game._advance()
+    game.push(None)
     assert game._phase != OVER or game._outcome is not None
     return game

@@ -41,8 +41,11 @@ own team, and these rules are the individual ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Collection, Sequence
+from functools import partial, reduce
+from itertools import accumulate
+from operator import xor
+from typing import ClassVar, Final, TypeVar
 
 from bots_sdk.engine.actions import (
     ATTACKS,
@@ -84,10 +87,24 @@ DREW: Final = 1
 
 _NO_LIMIT: Final = 1 << 30
 _EMPTY_LEGAL: Final = LegalActions()
-_new_legal = tuple.__new__
 _DECK_INDICES: Final = {size: [c.index for c in deck_cards(size)] for size in (36, 52, 24)}
-_SUIT_ATTACKS: Final[list[dict[int, tuple[Action, ...]]]] = [{} for _ in range(4)]
-"""Per suit, the attack actions of a 16-bit block of a hand, built on first use."""
+_BIT: Final = [1 << i for i in range(64)]
+"""``_BIT[i] == 1 << i``, for bitmasks built by ``map`` at C speed."""
+_SWAPS: Final = {size: [(i, (i + 1).bit_length(), i + 1) for i in range(size - 1, 0, -1)] for size in _DECK_INDICES}
+"""Per deck size, the steps of ``random.shuffle``: position, bits to draw, bound."""
+
+
+def _shuffle(order: list[int], getrandbits: Callable[[int], int]) -> None:
+    """``random.Random.shuffle`` written out: the same permutation for the same generator state.
+
+    Without its two method calls per card it takes half the time, a few percent of a short
+    random game (and a seed keeps its deal, which records and golden games rely on)."""
+    for i, k, bound in _SWAPS[len(order)]:
+        j = getrandbits(k)
+        while j >= bound:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
 _DRAW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
 """Per table size, ``[attacker * n + defender]``: the drawing order of RULES.md section 5."""
 
@@ -120,27 +137,79 @@ def _throw_orders(n: int) -> list[tuple[int, ...]]:
     return orders
 
 
-def _attacks_in(mask: int) -> list[Action]:
-    """The attack actions for every card of ``mask``: one table look-up per suit, not a loop per card."""
-    out: list[Action] = []
-    block = mask & 0xFFFF
-    if block:
-        out += _SUIT_ATTACKS[0].get(block) or _suit_attacks(0, block)
-    block = mask >> 16 & 0xFFFF
-    if block:
-        out += _SUIT_ATTACKS[1].get(block) or _suit_attacks(1, block)
-    block = mask >> 32 & 0xFFFF
-    if block:
-        out += _SUIT_ATTACKS[2].get(block) or _suit_attacks(2, block)
-    block = mask >> 48
-    if block:
-        out += _SUIT_ATTACKS[3].get(block) or _suit_attacks(3, block)
+def _defend_actions(a: int, beaters: int) -> list[Action]:
+    """The defences of attack card ``a`` by each card of ``beaters``, lowest first."""
+    out = []
+    base = a << 6
+    while beaters:
+        low = beaters & -beaters
+        slot = base + low.bit_length() - 1
+        out.append(DEFENDS[slot] or defend_action(slot))
+        beaters ^= low
     return out
 
 
-def _suit_attacks(suit: int, block: int) -> tuple[Action, ...]:
-    actions = _SUIT_ATTACKS[suit][block] = tuple(ATTACKS[(suit << 4) + r] for r in range(16) if block >> r & 1)
-    return actions
+def _attack_actions(mask: int) -> list[Action]:
+    """The attacks with each card of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ATTACKS[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+_Actions = TypeVar("_Actions", bound=tuple[Action, ...])
+
+
+class _Memo(dict[int, _Actions]):
+    """A card set -> its actions, made on first use and kept until the memo holds ``size`` sets.
+
+    The same sets recur across games and searches, so their actions are built once and shared
+    (they are immutable): a hit is one look-up at C speed, and most decisions (a lead, a
+    throw-in, a card to beat) are answered so. The first sets met are the common ones; the
+    sizes keep a process that plays for days at about 20 MB for all the memos together.
+    """
+
+    def __init__(self, make: Callable[[int], _Actions], size: int) -> None:
+        super().__init__()
+        self._make = make
+        self._size = size
+
+    def __missing__(self, cards: int) -> _Actions:
+        actions = self._make(cards)
+        if len(self) < self._size:
+            self[cards] = actions
+        return actions
+
+
+def _defences(a: int, beaters: int) -> LegalActions:
+    return LegalActions([*_defend_actions(a, beaters), TAKE])
+
+
+_DEFENCES: Final = [_Memo[LegalActions](partial(_defences, a), size=1 << 10) for a in range(64)]
+"""Per attack card, the defender's cards that beat it -> the defences, then ``take``."""
+_THROW_INS: Final = _Memo[LegalActions](lambda cards: LegalActions([*_attack_actions(cards), PASS]), size=1 << 15)
+"""The cards that may be thrown in -> their attacks, then ``pass``."""
+_HALF_ATTACKS: Final = _Memo[tuple[Action, ...]](lambda cards: tuple(_attack_actions(cards)), size=1 << 15)
+"""Half a hand (two suits' 32 bits, in place) -> its attacks: a lead's options in two look-ups."""
+
+
+def _attacks_in(mask: int) -> list[Action]:
+    """The attack actions for every card of ``mask``, lowest first."""
+    return [*_HALF_ATTACKS[mask & 0xFFFF_FFFF], *_HALF_ATTACKS[mask & 0xFFFF_FFFF_0000_0000]]
+
+
+def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Game, Game], None]:
+    """``copy(src, dst)`` of every slot in ``names``, a shallow copy of the ``mutable`` lists.
+
+    Written out at import, as ``dataclasses`` writes an ``__init__``: a loop over the slots would
+    make ``clone`` several times slower, and a list kept by hand would drift from ``__slots__``.
+    """
+    lines = [f"    dst.{name} = src.{name}[:]" if name in mutable else f"    dst.{name} = src.{name}" for name in names]
+    namespace: dict[str, Callable[[Game, Game], None]] = {}
+    exec("def copy(src, dst):\n" + "\n".join(lines), namespace)
+    return namespace["copy"]
 
 
 class Game:
@@ -151,8 +220,23 @@ class Game:
     fast path for search, for actions taken from ``legal_actions()``.
     """
 
+    # Slots, not a ``__dict__``: every step reads and writes a few dozen of them, and a slot is
+    # the fastest attribute Python has (a tenth off random play). ``_setup`` sets them all and
+    # ``clone`` copies them all.
+    __slots__ = (
+        "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cap", "_cov", "_deck", "_defender",
+        "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
+        "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
+        "_nunb", "_out", "_out_order", "_outcome", "_phase", "_poll", "_ranks", "_six", "_sleft", "_sp", "_stand_ins",
+        "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders", "_to_act", "_transfer",
+        "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "dealer", "rules",
+    )
     rules: Rules
     dealer: int
+    _watched: ClassVar[bool] = False
+    """A subclass that sets it gets ``_before_step`` and ``_after_step`` called around every step a
+    player takes (forced ones too, except passes): the replay viewer's snapshots and the tests'
+    rules model watch the engine through them. One look-up a ``push`` when off."""
 
     # ------------------------------------------------------------------ construction
 
@@ -164,7 +248,10 @@ class Game:
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         order = _DECK_INDICES[rules.deck][:]
-        rng.shuffle(order)
+        if type(rng) is random.Random:
+            _shuffle(order, rng.getrandbits)
+        else:
+            rng.shuffle(order)
         game = object.__new__(cls)
         game._setup(rules, order, rules.players - 1)
         return game
@@ -209,10 +296,15 @@ class Game:
         self._neighbours = rules.throw_in == "neighbours"
         self._bout_limit = rules.bout_limit if rules.bout_limit is not None else _NO_LIMIT
         self._first_limit = rules.first_bout_limit if rules.first_bout_limit is not None else _NO_LIMIT
+        # L1 of the current bout: the first bout's now, ``_end_bout`` sets the later ones'.
+        self._limit = min(self._first_limit, self._bout_limit)
+        self._max_bouts = rules.max_bouts
         self._draw_orders = _draw_orders(n)
         self._throw_orders = _throw_orders(n)
         teams = rules.teams
         self._team_of: list[int] | None = None
+        self._members: tuple[tuple[int, ...], ...] = ()
+        self._stand_ins: list[tuple[int, ...]] = []
         if teams is not None:
             team_of = [0] * n
             for t, team in enumerate(teams):
@@ -224,12 +316,9 @@ class Game:
             self._stand_ins = [
                 tuple((p + i) % n for i in range(n) if team_of[(p + i) % n] == team_of[p]) for p in range(n)
             ]
-        hands = [0] * n
         deal = rules.deal_size
-        seat = dealer
-        for c in idx[:deal]:
-            seat = seat + 1 if seat + 1 < n else 0
-            hands[seat] |= 1 << c
+        # Dealt one at a time clockwise from the dealer's left: seat s gets every n-th card from its turn.
+        hands = [reduce(xor, map(_BIT.__getitem__, idx[(s - dealer - 1) % n:deal:n]), 0) for s in range(n)]
         known = [0] * n
         if deal < len(idx):
             turn_up = idx[deal]
@@ -257,7 +346,6 @@ class Game:
         self._table = 0
         self._nunb = 0
         self._ranks = 0
-        self._one_rank = -1
         self._bout = 1
         self._taken = False
         self._take_hand = 0
@@ -269,17 +357,14 @@ class Game:
         self._outcome: Outcome | None = None
         self._history: list[tuple[int, int, object, object]] = []
         self._start_bout(self._first_attacker())
-        self._advance()
+        self.push(None)
 
     def _set_stock(self, stock: list[int]) -> None:
         """The stock, top first, and its running XOR: ``_drawn[j] ^ _drawn[i]`` is the cards ``i`` to ``j - 1``,
         so a draw takes them in one operation instead of a loop per card. (XOR, not OR: after a trump
         exchange the six is in the list twice, drawn once and now at the bottom.)"""
         self._stock = stock
-        drawn = [0]
-        for c in stock:
-            drawn.append(drawn[-1] ^ 1 << c)
-        self._drawn = drawn
+        self._drawn = list(accumulate(map(_BIT.__getitem__, stock), xor, initial=0))
 
     def _first_attacker(self) -> int:
         left = (self.dealer + 1) % self._n
@@ -303,13 +388,10 @@ class Game:
         so copies may share them.
         """
         game = object.__new__(Game)
-        d = self.__dict__.copy()
-        d["_hands"] = self._hands[:]
-        d["_att"] = self._att[:]
-        d["_cov"] = self._cov[:]
-        d["_history"] = self._history[:]
-        game.__dict__ = d
+        _copy_slots(self, game)
         return game
+
+    __copy__ = clone  # ``copy.copy`` gives an independent game too, not one sharing the hands and history
 
     # ------------------------------------------------------------------ queries
 
@@ -468,67 +550,11 @@ class Game:
             raise IllegalActionError(self.why_illegal(action, self._to_act if seat is None else seat))
         self.push(action)
 
-    def push(self, action: Action) -> None:
-        """Apply a legal action without checking it; the fast path for search.
+    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
+        """Hook (see ``_watched``): ``seat`` is about to take ``action``."""
 
-        The caller guarantees that ``action`` is in ``legal_actions()``; anything else
-        corrupts the state.
-        """
-        self._step(self._to_act, action, False)  # type: ignore[arg-type]
-        self._advance()
-
-    def _step(self, seat: int, action: Action, forced: bool) -> None:
-        """Apply one action's own effect on the table; ``_advance`` then finds the next decision."""
-        self._history.append((0, seat, action, forced))
-        kind = action._k
-        if kind == 1:
-            c = action._a
-            bit = 1 << c
-            self._hands[seat] ^= bit
-            att = self._att
-            att.append(c)
-            self._cov.append(-1)
-            self._table |= bit
-            self._nunb += 1
-            self._ranks |= RANK_MASK_OF_INDEX[c]
-            if len(att) == 1:
-                self._one_rank = c & 15
-            elif c & 15 != self._one_rank:
-                self._one_rank = -1
-            if c == self._six:
-                self._exchange_ok = False
-            if self._multi or self._taken:
-                self._poll = 0
-            else:
-                self._phase = DEFENDING
-        elif kind == 2:
-            b = action._a
-            bit = 1 << b
-            self._hands[seat] ^= bit
-            cov = self._cov
-            if cov[-1] < 0 and self._att[-1] == action._b:
-                cov[-1] = b
-            else:
-                cov[self._att.index(action._b)] = b
-            self._table |= bit
-            self._nunb -= 1
-            self._ranks |= RANK_MASK_OF_INDEX[b]
-            if b == self._six:
-                self._exchange_ok = False
-            if not self._nunb:
-                self._phase = ATTACKING
-                self._poll = 0
-        elif kind == 4:
-            self._poll += 1
-        elif kind == 3:
-            self._taken = True
-            self._take_hand = self._hands[seat].bit_count()
-            self._phase = ATTACKING
-            self._poll = 0
-        elif kind == 5:
-            self._transfer_from(seat, action._a)
-        else:
-            self._exchange(seat)
+    def _after_step(self) -> None:
+        """Hook (see ``_watched``): the step just announced to ``_before_step`` is applied."""
 
     def forfeit(self, seat: int, reason: Reason | str, detail: str = "") -> Outcome:
         """End the game with ``seat`` as the durak for a fault (timeout, crash, illegal, protocol)."""
@@ -559,16 +585,12 @@ class Game:
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
-        self._one_rank = -1
-        self._stock_empty_at_start = not self._sleft
 
     def _set_defender(self, defender: int) -> None:
         """Make ``defender`` the defender now, fixing L2 at their hand size (RULES.md section 4)."""
         self._defender = defender
         start = self._hands[defender].bit_count()
-        self._def_start = start
-        limit = self._first_limit if self._bout == 1 and self._first_limit < self._bout_limit else self._bout_limit
-        self._cap = start if start < limit else limit
+        self._cap = start if start < self._limit else self._limit
 
     def _actor(self, position: int) -> int:
         """Who plays ``position``: its own seat, or with teams the next partner holding cards."""
@@ -690,39 +712,102 @@ class Game:
                 order.append(s)
         return order
 
-    def _advance(self) -> None:
-        """Apply forced moves until a seat has a real decision or the game is over."""
+    def push(self, action: Action | None) -> None:
+        """Apply a legal action without checking it, then any forced moves; the fast path for search.
+
+        The caller guarantees that ``action`` is in ``legal_actions()``; anything else
+        corrupts the state. (``None`` applies nothing and only runs the forced moves:
+        how a game starts.)
+
+        One loop applies the action, finds the next decision and applies the forced
+        moves on the way, with the state in locals rather than a call per step: random
+        play through here is the figure search bots live on.
+        """
+        seat: int = self._to_act  # type: ignore[assignment]  # None only at the start, with no action
         history = self._history
         hands = self._hands
+        forced = False
+        watched = self._watched
         while True:
+            if action is not None:
+                if watched:
+                    self._before_step(seat, action, forced)
+                history.append((0, seat, action, forced))
+                kind = action._k
+                if kind == 1:
+                    c = action._a
+                    bit = 1 << c
+                    hands[seat] ^= bit
+                    att = self._att
+                    att.append(c)
+                    self._cov.append(-1)
+                    self._table |= bit
+                    self._nunb += 1
+                    self._ranks |= RANK_MASK_OF_INDEX[c]
+                    if c == self._six:
+                        self._exchange_ok = False
+                    if self._multi or self._taken:
+                        self._poll = 0
+                    else:
+                        self._phase = DEFENDING
+                elif kind == 2:
+                    b = action._a
+                    bit = 1 << b
+                    hands[seat] ^= bit
+                    cov = self._cov
+                    if cov[-1] < 0 and self._att[-1] == action._b:
+                        cov[-1] = b
+                    else:
+                        cov[self._att.index(action._b)] = b
+                    self._table |= bit
+                    self._nunb -= 1
+                    self._ranks |= RANK_MASK_OF_INDEX[b]
+                    if b == self._six:
+                        self._exchange_ok = False
+                    if not self._nunb:
+                        self._phase = ATTACKING
+                        self._poll = 0
+                elif kind == 4:
+                    self._poll += 1
+                elif kind == 3:
+                    self._taken = True
+                    self._take_hand = hands[seat].bit_count()
+                    self._phase = ATTACKING
+                    self._poll = 0
+                elif kind == 5:
+                    self._transfer_from(seat, action._a)
+                else:
+                    self._exchange(seat)
+                action = None
+                if watched:
+                    self._after_step()
             phase = self._phase
             if phase == DEFENDING:
                 d = self._defender
                 hand = hands[d]
                 beaters = self._beaters
                 cov = self._cov
-                options: list[Action] = []
-                if self._nunb == 1 and cov[-1] < 0:
+                if (
+                    self._nunb == 1 and cov[-1] < 0 and not self._transfer
+                    and not (self._exchange_ok and hand >> self._six & 1)
+                ):
+                    # One card to beat and nothing else to offer: most defences of a game.
                     a = self._att[-1]
                     m = hand & beaters[a]
-                    base = a << 6
-                    while m:
-                        low = m & -m
-                        slot = base + low.bit_length() - 1
-                        options.append(DEFENDS[slot] or defend_action(slot))
-                        m ^= low
-                else:
-                    for a, c in zip(self._att, cov):
-                        if c < 0:
-                            m = hand & beaters[a]
-                            base = a << 6
-                            while m:
-                                low = m & -m
-                                slot = base + low.bit_length() - 1
-                                options.append(DEFENDS[slot] or defend_action(slot))
-                                m ^= low
-                if self._transfer and self._nunb == len(self._att) and self._one_rank >= 0:
-                    m = hand & RANK_MASK_OF_INDEX[self._one_rank]
+                    if m:
+                        self._to_act = d
+                        self._legal = _DEFENCES[a][m]
+                        return
+                    seat, action, forced = d, TAKE, True
+                    continue
+                options = []
+                for a, c in zip(self._att, cov):
+                    if c < 0:
+                        options += _defend_actions(a, hand & beaters[a])
+                ranks = self._ranks
+                if self._transfer and self._nunb == len(self._att) and not ranks & (ranks - 1) & 0xFFFF:
+                    # Nothing beaten yet: ``ranks`` holds the attack cards' ranks, and a transfer needs one.
+                    m = hand & ranks
                     if m and self._transfer_allowed():
                         while m:
                             low = m & -m
@@ -733,9 +818,9 @@ class Game:
                 if options:
                     options.append(TAKE)
                     self._to_act = d
-                    self._legal = _new_legal(LegalActions, options)
+                    self._legal = LegalActions(options)
                     return
-                self._step(d, TAKE, True)
+                seat, action, forced = d, TAKE, True
                 continue
             if phase == OVER:
                 return
@@ -748,9 +833,9 @@ class Game:
                     options.append(EXCHANGE)
                 if len(options) > 1:
                     self._to_act = seat
-                    self._legal = _new_legal(LegalActions, options)
+                    self._legal = LegalActions(options)
                     return
-                self._step(seat, options[0], True)
+                action, forced = options[0], True
                 continue
             if self._n == 2:
                 seat = 1 - self._defender
@@ -771,17 +856,12 @@ class Game:
                     m = hand & ranks
                     exchange = exchange_ok and hand >> self._six & 1
                     if m or exchange:
-                        options = []
-                        while m:
-                            low = m & -m
-                            options.append(ATTACKS[low.bit_length() - 1])
-                            m ^= low
-                        if exchange:
-                            options.append(EXCHANGE)
-                        options.append(PASS)
                         self._poll = poll
                         self._to_act = seat
-                        self._legal = _new_legal(LegalActions, options)
+                        if exchange:
+                            self._legal = LegalActions([*_attack_actions(m), EXCHANGE, PASS])
+                        else:
+                            self._legal = _THROW_INS[m]
                         return
                     history.append((0, seat, PASS, True))
                     poll += 1
@@ -793,8 +873,7 @@ class Game:
     def _transfer_allowed(self) -> bool:
         """The hand and table conditions of a transfer (RULES.md section 4), given a matching card."""
         count = len(self._att) + 1
-        limit = self._first_limit if self._bout == 1 and self._first_limit < self._bout_limit else self._bout_limit
-        if count > 6 or count > limit:
+        if count > 6 or count > self._limit:
             return False
         target = self._actor(self._next_opponent(self._dpos))
         return target != self._defender and self._hands[target].bit_count() >= count
@@ -851,7 +930,7 @@ class Game:
         self._nunb = 0
         self._ranks = 0
         order = self._draw_orders[self._attacker * n + d]
-        sleft = self._sleft
+        sleft = stock_at_start = self._sleft  # nothing is drawn during a bout: its size at the bout's start
         if sleft:
             size = self._hand_size
             drawn = self._drawn
@@ -881,11 +960,12 @@ class Game:
             self._sleft = sleft
             if sleft and not early:
                 # Cards left to draw: nobody is out and every seat is active.
-                if self._bout >= self.rules.max_bouts:
+                if self._bout >= self._max_bouts:
                     self._outcome = self._ending(None, Reason.MAX_BOUTS)
                     self._finish()
                     return True
                 self._bout += 1
+                self._limit = self._bout_limit
                 dpos = self._dpos
                 self._start_bout(dpos if not taken else dpos + 1 if dpos + 1 < n else 0)
                 return False
@@ -896,7 +976,7 @@ class Game:
                     self._out = [*self._out[:seat], True, *self._out[seat + 1:]]
                     self._out_order = [*self._out_order, seat]
                     went_out = True
-        if self._stock_empty_at_start:
+        if not stock_at_start:
             self._streak = self._streak + 1 if taken and not went_out else 0
         keeps = self._sleft and not self._early
         team_of = self._team_of
@@ -910,10 +990,11 @@ class Game:
             self._outcome = self._ending(durak, Reason.NORMAL)
         elif limit is not None and self._streak >= limit:
             self._outcome = self._ending(None, Reason.PICKUP_LIMIT)
-        elif self._bout >= self.rules.max_bouts:
+        elif self._bout >= self._max_bouts:
             self._outcome = self._ending(None, Reason.MAX_BOUTS)
         else:
             self._bout += 1
+            self._limit = self._bout_limit
             dpos = self._dpos
             if team_of is None:
                 beaten_off_leads = keeps or hands[dpos]
@@ -985,8 +1066,8 @@ class Game:
             return f"L1: bout 1 already has {count} attack cards (first-bout limit {self._first_limit})"
         if count >= self._bout_limit:
             return f"L1: the bout already has {count} attack cards (limit {self._bout_limit})"
-        if count >= self._def_start:
-            return f"L2: the bout already has {count} attack cards, the defender started it with {self._def_start}"
+        if count >= self._cap:  # below L1, so the cap is the defender's hand at the start
+            return f"L2: the bout already has {count} attack cards, the defender started it with {self._cap}"
         d_hand = self._take_hand if self._taken else self._hands[self._defender].bit_count()
         return f"L3: {self._nunb + 1} unbeaten cards, defender holds {d_hand}"
 
@@ -999,7 +1080,7 @@ class Game:
             return f"seat {seat} does not hold {card}"
         if self._nunb != len(self._att):
             return "a transfer is only allowed before any attack card of the bout is beaten"
-        if self._one_rank != card.rank:
+        if self._ranks & 0xFFFF != 1 << card.rank:
             return f"{card} does not match the rank of every attack card on the table"
         count = len(self._att) + 1
         target = self._next_active(self._defender)
@@ -1025,5 +1106,4 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-
-
+_copy_slots: Final = _slot_copier(Game.__slots__, mutable={"_hands", "_att", "_cov", "_history"})

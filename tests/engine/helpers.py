@@ -3,9 +3,10 @@
 ``CheckedGame`` is a ``Game`` that checks every transition against a small,
 independent model of RULES.md written from the spec (roles, polling order,
 legal actions, limits L1-L3, end of a bout, drawing, going out, the end of the
-game). It hooks the engine's own transition methods (``_step``, ``_end_bout``,
-``_start_bout``), so it sees forced moves as well as decisions. Forced passes of
-attackers go straight into the history, so they are checked from there.
+game). It watches the engine's steps (``_before_step``, ``_after_step``) and
+hooks its transition methods (``_end_bout``, ``_start_bout``), so it sees forced
+moves as well as decisions. Forced passes of attackers go straight into the
+history, so they are checked from there.
 """
 
 from __future__ import annotations
@@ -302,19 +303,23 @@ class CheckedGame(Game):
             self.chk_poll += 1
             self.chk_seen += 1
 
-    def _step(self, seat: int, action: Action, forced: bool) -> None:
+    _watched = True
+
+    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
         self.chk_pending()
         self.chk_before(seat, action, forced)
-        where = f"bout {self.chk_bout}, seat {seat} {action}"
-        kind = action.kind
         six = Card(6, self.trump) if self.rules.deck != 24 else None
         if action.card is not None and action.card == six:
             self.chk_six_tabled = True
         target_position = self.chk_opponent(self.chk_dpos)
+        # What the step's check needs from before it: the transfer's target, the taker's hand, the turn-up.
         target = self.chk_actor(target_position)
-        take_hand = self.hand_size(seat)
-        turn_up = self.trump_card
-        super()._step(seat, action, forced)
+        self.chk_pending_step = (seat, action, target_position, target, self.hand_size(seat), self.trump_card)
+
+    def _after_step(self) -> None:
+        seat, action, target_position, target, take_hand, turn_up = self.chk_pending_step
+        where = f"bout {self.chk_bout}, seat {seat} {action}"
+        kind = action.kind
         self.chk_seen = len(self._history)
         multi = self.rules.multi_card_attacks
         if kind is ActionKind.ATTACK:

@@ -103,11 +103,11 @@ def test_determinized_games_give_the_seat_to_act_the_same_observation(preset: st
 def test_determinized_games_give_a_waiting_seat_the_same_observation() -> None:
     """Any seat's observation, also one that is not to act, must be kept by its samples.
 
-    Fails today (suspected bug in ``determinize``): the sampler ignores the public
-    fact that the seat to act has a real decision (two or more legal actions). It may
-    deal that seat a hand with a single legal action (a defender with no card that
-    beats, an attacker with nothing to add), and the final ``_advance`` of ``_game_at``
-    then applies forced moves: the sample has moved past the observed moment.
+    The seat to act has a real decision (two or more legal actions), which is public.
+    A sample that dealt it a hand with a single legal action (a defender with no card
+    that beats, an attacker with nothing to add) would have the final ``push(None)`` of
+    ``_game_at`` apply forced moves and move past the observed moment; the sampler
+    must reject such deals.
     """
     failures: list[str] = []
     compared = 0

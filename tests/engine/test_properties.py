@@ -11,6 +11,7 @@ outcome.
 
 from __future__ import annotations
 
+import copy as pycopy
 import os
 import random
 from typing import Any
@@ -126,20 +127,26 @@ def test_custom_rules_games_follow_the_rules_many(rules: Rules, deal_seed: int, 
     play_checked(rules, deal_seed, choice_seed)
 
 
+def _midgame(config: tuple[str, int], deal_seed: int, choice_seed: int) -> Game | None:
+    """A game after up to 60 random decisions, or None if it ended before them."""
+    game = Game.new(Rules.preset(*config), deal_seed)
+    rng = random.Random(choice_seed)
+    for _ in range(rng.randrange(0, 60)):
+        if game.is_over():
+            return None
+        game.push(rng.choice(game.legal_actions()))
+    return None if game.is_over() else game
+
+
 @settings(max_examples=60, deadline=None)
 @given(config=configs, deal_seed=seeds, choice_seed=seeds)
 def test_game_is_deterministic_and_clone_is_independent(
     config: tuple[str, int], deal_seed: int, choice_seed: int
 ) -> None:
-    rules = Rules.preset(*config)
-    game = Game.new(rules, deal_seed)
-    rng = random.Random(choice_seed)
-    for _ in range(rng.randrange(0, 60)):
-        if game.is_over():
-            break
-        game.push(rng.choice(game.legal_actions()))
-    if game.is_over():
+    game = _midgame(config, deal_seed, choice_seed)
+    if game is None:
         return
+    rules = game.rules
     before = [game.observation(s) for s in range(rules.players)]
     copy = game.clone()
     play_random(copy, random.Random(choice_seed + 1))
@@ -152,6 +159,29 @@ def test_game_is_deterministic_and_clone_is_independent(
         again.apply(action, seat=seat)
     assert again.steps() == game.steps()
     assert [again.observation(s) for s in range(rules.players)] == after
+
+
+@settings(max_examples=60, deadline=None)
+@given(config=configs, deal_seed=seeds, choice_seed=seeds)
+def test_a_clone_plays_on_exactly_as_its_original(config: tuple[str, int], deal_seed: int, choice_seed: int) -> None:
+    """Search bots clone at every node: a clone must hold the whole state, not just what one path reads."""
+    game = _midgame(config, deal_seed, choice_seed)
+    if game is None:
+        return
+    rules = game.rules
+    copy = game.clone() if choice_seed % 2 else pycopy.copy(game)
+    assert copy.steps() == game.steps()
+    assert repr(copy) == repr(game)
+    moves = random.Random(choice_seed + 1)
+    while not game.is_over():
+        legal = game.legal_actions()
+        assert copy.legal_actions() == legal
+        action = moves.choice(legal)
+        game.push(action)
+        copy.push(action)
+    assert copy.outcome == game.outcome
+    assert copy.steps() == game.steps()
+    assert [copy.observation(s) for s in range(rules.players)] == [game.observation(s) for s in range(rules.players)]
 
 
 class GameMachine(RuleBasedStateMachine):

@@ -6,9 +6,12 @@ pin down the convention the helper relies on.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bots_sdk.engine import Card, Game, InvalidDealError, InvalidRulesError, Rules, Suit
+from bots_sdk.engine.cards import deck_cards
 from tests.engine.deals import deck_order, full_deck, hand, legal, play, sixteen_game
 
 
@@ -153,3 +156,26 @@ def test_replaying_the_same_deck_order_gives_the_same_deal() -> None:
     assert [hand(again, s) for s in range(4)] == [hand(game, s) for s in range(4)]
     assert again.trump_card is game.trump_card
     assert isinstance(game.deck[0], Card)
+
+
+class _OwnRandom(random.Random):
+    """A generator of the caller's own: the engine must use its ``shuffle``, whatever it does."""
+
+    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+@pytest.mark.parametrize("deck", [36, 52, 24])
+def test_a_seed_deals_the_order_random_shuffle_gives_it(deck: int) -> None:
+    """``Game.new(rules, seed)`` is documented as ``random.Random(seed)``'s shuffle of the deck (the engine
+    writes the shuffle out for speed; seeds in records and golden games must keep their deals)."""
+    rules = Rules.preset("classic", players=2).replace(deck=deck, hand_size=6 if deck != 24 else 3)
+    for seed in [*range(40), "a seed", 2**70]:
+        order = deck_cards(deck)
+        random.Random(seed).shuffle(order)
+        assert Game.new(rules, seed).deck == tuple(order), seed
+        rng, same = random.Random(seed), random.Random(seed)
+        same.shuffle(order := deck_cards(deck))
+        assert Game.new(rules, rng).deck == tuple(order)
+        assert rng.random() == same.random(), "the generator was not left where its shuffle leaves it"
+    assert Game.new(rules, _OwnRandom()).deck == tuple(reversed(deck_cards(deck)))
