@@ -118,7 +118,7 @@ def _game_at(obs: Observation, hands: list[int], known: list[int], stock: list[i
     game._defender = obs.defender
     game._apos = obs.attacker_position
     game._dpos = obs.defender_position
-    game._cap = obs.attack_limit
+    game._def_start = obs.attack_limit  # min(L1, L2), as observed: all that the engine needs of L2
     game._taken = obs.take_declared
     game._take_hand = obs.hand_sizes[obs.defender]
     game._out = list(obs.out)

@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Sequence
-from functools import partial, reduce
+from functools import reduce
 from itertools import accumulate
 from operator import xor
-from typing import ClassVar, Final, TypeVar
+from typing import ClassVar, Final
 
 from bots_sdk.engine.actions import (
     ATTACKS,
@@ -121,6 +121,8 @@ def _draw_orders(n: int) -> list[tuple[int, ...]]:
     return orders
 
 
+_PAIR_ORDERS: Final = ((1,), (0,))
+"""Two players, per defender: who may throw in (the other seat)."""
 _THROW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
 """Per table size, ``[attacker * n + defender]``: who may throw in while every seat is active (the main
 attacker, then clockwise from the defender), the common case, looked up instead of built at every poll."""
@@ -159,45 +161,38 @@ def _attack_actions(mask: int) -> list[Action]:
     return out
 
 
-_Actions = TypeVar("_Actions", bound=tuple[Action, ...])
+_THROW_INS: Final[dict[int, LegalActions]] = {}
+"""The cards that may be thrown in -> their attacks, then ``pass``.
+
+The same few sets recur in every game (some 10,000 in 40,000 random games of two players), so
+their legal actions are built once and shared (they are immutable); the first 32,768 met are
+kept, a few megabytes, however long a process plays."""
 
 
-class _Memo(dict[int, _Actions]):
-    """A card set -> its actions, made on first use and kept until the memo holds ``size`` sets.
+def _throw_ins(cards: int) -> LegalActions:
+    legal = LegalActions([*_attack_actions(cards), PASS])
+    if len(_THROW_INS) < 1 << 15:
+        _THROW_INS[cards] = legal
+    return legal
 
-    The same sets recur across games and searches, so their actions are built once and shared
-    (they are immutable): a hit is one look-up at C speed, and most decisions (a lead, a
-    throw-in, a card to beat) are answered so. The first sets met are the common ones; the
-    sizes keep a process that plays for days at about 20 MB for all the memos together.
-    """
 
-    def __init__(self, make: Callable[[int], _Actions], size: int) -> None:
-        super().__init__()
-        self._make = make
-        self._size = size
+class _SuitAttacks(dict[int, tuple[Action, ...]]):
+    """One suit's part of a hand (its 16 bits, in place) -> its attacks, made on first use: at most
+    2,048 entries for the 36-card deck, 32,768 for the 52."""
 
-    def __missing__(self, cards: int) -> _Actions:
-        actions = self._make(cards)
-        if len(self) < self._size:
-            self[cards] = actions
+    def __missing__(self, block: int) -> tuple[Action, ...]:
+        actions = self[block] = tuple(_attack_actions(block))
         return actions
 
 
-def _defences(a: int, beaters: int) -> LegalActions:
-    return LegalActions([*_defend_actions(a, beaters), TAKE])
-
-
-_DEFENCES: Final = [_Memo[LegalActions](partial(_defences, a), size=1 << 10) for a in range(64)]
-"""Per attack card, the defender's cards that beat it -> the defences, then ``take``."""
-_THROW_INS: Final = _Memo[LegalActions](lambda cards: LegalActions([*_attack_actions(cards), PASS]), size=1 << 15)
-"""The cards that may be thrown in -> their attacks, then ``pass``."""
-_HALF_ATTACKS: Final = _Memo[tuple[Action, ...]](lambda cards: tuple(_attack_actions(cards)), size=1 << 15)
-"""Half a hand (two suits' 32 bits, in place) -> its attacks: a lead's options in two look-ups."""
+_SUIT_ATTACKS: Final = _SuitAttacks()
 
 
 def _attacks_in(mask: int) -> list[Action]:
-    """The attack actions for every card of ``mask``, lowest first."""
-    return [*_HALF_ATTACKS[mask & 0xFFFF_FFFF], *_HALF_ATTACKS[mask & 0xFFFF_FFFF_0000_0000]]
+    """The attack actions for every card of ``mask``, lowest first: a look-up per suit, not a loop per card."""
+    suits = _SUIT_ATTACKS
+    return [*suits[mask & 0xFFFF], *suits[mask & 0xFFFF_0000], *suits[mask & 0xFFFF_0000_0000],
+            *suits[mask & 0xFFFF_0000_0000_0000]]
 
 
 def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Game, Game], None]:
@@ -224,12 +219,12 @@ class Game:
     # the fastest attribute Python has (a tenth off random play). ``_setup`` sets them all and
     # ``clone`` copies them all.
     __slots__ = (
-        "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cap", "_cov", "_deck", "_defender",
+        "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
         "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
         "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
         "_nunb", "_out", "_out_order", "_outcome", "_phase", "_poll", "_ranks", "_six", "_sleft", "_sp", "_stand_ins",
         "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders", "_to_act", "_transfer",
-        "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "dealer", "rules",
+        "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watching", "dealer", "rules",
     )
     rules: Rules
     dealer: int
@@ -299,6 +294,7 @@ class Game:
         # L1 of the current bout: the first bout's now, ``_end_bout`` sets the later ones'.
         self._limit = min(self._first_limit, self._bout_limit)
         self._max_bouts = rules.max_bouts
+        self._watching = self._watched  # a slot: read at every push, faster than the class attribute
         self._draw_orders = _draw_orders(n)
         self._throw_orders = _throw_orders(n)
         teams = rules.teams
@@ -383,8 +379,8 @@ class Game:
     def clone(self) -> Game:
         """An independent copy, cheap enough to call at every node of a search.
 
-        Lists changed in place (hands, table, history) are copied; the rarely
-        changed ones (stock, known cards, who is out) are replaced, never mutated,
+        Lists changed in place (hands, known cards, table, history) are copied;
+        the rarely changed ones (stock, who is out) are replaced, never mutated,
         so copies may share them.
         """
         game = object.__new__(Game)
@@ -470,7 +466,7 @@ class Game:
     @property
     def attack_limit(self) -> int:
         """The most attack cards this bout may hold (L1 and L2 together)."""
-        return self._cap
+        return min(self._limit, self._def_start)
 
     @property
     def stock_size(self) -> int:
@@ -576,21 +572,21 @@ class Game:
         self._apos = position
         if self._team_of is None:
             self._attacker = position
-            self._dpos = self._next_active(position)
-            self._set_defender(self._dpos)
+            if self._sleft and not self._early:  # everybody plays: the next seat defends
+                dpos = position + 1 if position + 1 < self._n else 0
+            else:
+                dpos = self._next_active(position)
+            defender = dpos
         else:
             self._attacker = self._actor(position)
-            self._dpos = self._next_opponent(position)
-            self._set_defender(self._actor(self._dpos))
+            dpos = self._next_opponent(position)
+            defender = self._actor(dpos)
+        self._dpos = dpos
+        self._defender = defender
+        self._def_start = self._hands[defender].bit_count()  # for L2 (RULES.md section 4)
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
-
-    def _set_defender(self, defender: int) -> None:
-        """Make ``defender`` the defender now, fixing L2 at their hand size (RULES.md section 4)."""
-        self._defender = defender
-        start = self._hands[defender].bit_count()
-        self._cap = start if start < self._limit else self._limit
 
     def _actor(self, position: int) -> int:
         """Who plays ``position``: its own seat, or with teams the next partner holding cards."""
@@ -727,7 +723,7 @@ class Game:
         history = self._history
         hands = self._hands
         forced = False
-        watched = self._watched
+        watched = self._watching
         while True:
             if action is not None:
                 if watched:
@@ -767,13 +763,13 @@ class Game:
                     if not self._nunb:
                         self._phase = ATTACKING
                         self._poll = 0
-                elif kind == 4:
-                    self._poll += 1
                 elif kind == 3:
                     self._taken = True
                     self._take_hand = hands[seat].bit_count()
                     self._phase = ATTACKING
                     self._poll = 0
+                elif kind == 4:
+                    self._poll += 1
                 elif kind == 5:
                     self._transfer_from(seat, action._a)
                 else:
@@ -787,27 +783,26 @@ class Game:
                 hand = hands[d]
                 beaters = self._beaters
                 cov = self._cov
-                if (
-                    self._nunb == 1 and cov[-1] < 0 and not self._transfer
-                    and not (self._exchange_ok and hand >> self._six & 1)
-                ):
-                    # One card to beat and nothing else to offer: most defences of a game.
+                if self._nunb == 1 and cov[-1] < 0:
+                    # One card to beat, most defences of a game: the loop of ``_defend_actions`` written out.
                     a = self._att[-1]
                     m = hand & beaters[a]
-                    if m:
-                        self._to_act = d
-                        self._legal = _DEFENCES[a][m]
-                        return
-                    seat, action, forced = d, TAKE, True
-                    continue
-                options = []
-                for a, c in zip(self._att, cov):
-                    if c < 0:
-                        options += _defend_actions(a, hand & beaters[a])
-                ranks = self._ranks
-                if self._transfer and self._nunb == len(self._att) and not ranks & (ranks - 1) & 0xFFFF:
+                    base = a << 6
+                    options = []
+                    while m:
+                        low = m & -m
+                        slot = base + low.bit_length() - 1
+                        options.append(DEFENDS[slot] or defend_action(slot))
+                        m ^= low
+                else:
+                    options = []
+                    for a, c in zip(self._att, cov):
+                        if c < 0:
+                            options += _defend_actions(a, hand & beaters[a])
+                if self._transfer and self._nunb == len(self._att):
                     # Nothing beaten yet: ``ranks`` holds the attack cards' ranks, and a transfer needs one.
-                    m = hand & ranks
+                    ranks = self._ranks
+                    m = hand & ranks if not ranks & (ranks - 1) & 0xFFFF else 0
                     if m and self._transfer_allowed():
                         while m:
                             low = m & -m
@@ -838,17 +833,16 @@ class Game:
                 action, forced = options[0], True
                 continue
             if self._n == 2:
-                seat = 1 - self._defender
-                order: Sequence[int] = (
-                    (seat,) if hands[seat] or (self._sleft and not self._early) else ()
-                )
+                d = self._defender
+                order: Sequence[int] = _PAIR_ORDERS[d] if hands[1 - d] or (self._sleft and not self._early) else ()
             else:
                 order = self._order()
             poll = self._poll
             count = len(order)
             if poll < count:
                 d_hand = self._take_hand if self._taken else hands[self._defender].bit_count()
-                ranks = self._ranks if len(self._att) < self._cap and self._nunb < d_hand else 0
+                cards = len(self._att)
+                ranks = self._ranks if cards < self._limit and cards < self._def_start and self._nunb < d_hand else 0
                 exchange_ok = self._exchange_ok
                 while poll < count:
                     seat = order[poll]
@@ -861,7 +855,7 @@ class Game:
                         if exchange:
                             self._legal = LegalActions([*_attack_actions(m), EXCHANGE, PASS])
                         else:
-                            self._legal = _THROW_INS[m]
+                            self._legal = _THROW_INS.get(m) or _throw_ins(m)
                         return
                     history.append((0, seat, PASS, True))
                     poll += 1
@@ -892,7 +886,8 @@ class Game:
         self._attacker = old
         self._apos = self._dpos
         self._dpos = dpos
-        self._set_defender(target)
+        self._defender = target
+        self._def_start = self._hands[target].bit_count()  # L2 starts again for the new defender
         self._poll = 0
         self._phase = ATTACKING if self._multi else DEFENDING
 
@@ -900,9 +895,7 @@ class Game:
         six = self._six
         turn_up = self._turn_up
         self._hands[seat] ^= (1 << six) | (1 << turn_up)
-        known = self._known[:]
-        known[seat] |= 1 << turn_up
-        self._known = known
+        self._known[seat] |= 1 << turn_up
         self._set_stock([*self._stock[:-1], six])
         self._turn_up = six
         self._exchange_ok = False
@@ -919,9 +912,7 @@ class Game:
         taken = self._taken
         if taken:
             hands[d] |= table
-            known = self._known[:]
-            known[d] |= table
-            self._known = known
+            self._known[d] |= table
         else:
             self._discard |= table
         self._att = []
@@ -949,9 +940,7 @@ class Game:
                 sleft -= count
                 if not sleft:
                     self._trump_drawn_by = seat
-                    known = self._known[:]
-                    known[seat] |= 1 << self._stock[-1]
-                    self._known = known
+                    self._known[seat] |= 1 << self._stock[-1]
                     self._exchange_ok = False
                     history.append((DREW, seat, count, True))
                     break
@@ -1066,8 +1055,8 @@ class Game:
             return f"L1: bout 1 already has {count} attack cards (first-bout limit {self._first_limit})"
         if count >= self._bout_limit:
             return f"L1: the bout already has {count} attack cards (limit {self._bout_limit})"
-        if count >= self._cap:  # below L1, so the cap is the defender's hand at the start
-            return f"L2: the bout already has {count} attack cards, the defender started it with {self._cap}"
+        if count >= self._def_start:
+            return f"L2: the bout already has {count} attack cards, the defender started it with {self._def_start}"
         d_hand = self._take_hand if self._taken else self._hands[self._defender].bit_count()
         return f"L3: {self._nunb + 1} unbeaten cards, defender holds {d_hand}"
 
@@ -1106,4 +1095,4 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-_copy_slots: Final = _slot_copier(Game.__slots__, mutable={"_hands", "_att", "_cov", "_history"})
+_copy_slots: Final = _slot_copier(Game.__slots__, mutable={"_hands", "_known", "_att", "_cov", "_history"})

@@ -28,8 +28,11 @@ import time
 from bots_sdk.engine import PLAYER_COUNTS, Game, Rules
 
 
-def random_play(rules: Rules, seconds: float, checked: bool = False) -> dict[str, float]:
-    rng = random.Random(1)
+def random_play(
+    rules: Rules, seconds: float, checked: bool = False, rng: random.Random | None = None
+) -> dict[str, float]:
+    """Random play for ``seconds``; pass ``rng`` to go on with its games rather than replay seed 1's."""
+    rng = rng or random.Random(1)
     choice = rng.choice
     games = decisions = 0
     started = time.perf_counter()
@@ -158,12 +161,14 @@ def paired_ratios(preset: str, sizes: list[int], seconds: float) -> tuple[float,
     """Engine and prototype in alternating half-second slices: the ratio survives a noisy machine.
 
     Returns the prototype's games/s and, per table size, the engine's games/s and its ratio to
-    the prototype (medians over the slices)."""
+    the prototype (medians over the slices). Every slice plays new games: replaying the same
+    ones would flatter the engine's memos of legal actions."""
     bares: list[float] = []
     slices: dict[int, list[tuple[float, float]]] = {players: [] for players in sizes}
+    rngs = {players: random.Random(players) for players in sizes}
     for _ in range(max(2, int(seconds))):
         for players in sizes:
-            engine = random_play(Rules.preset(preset, players=players), 0.5)["games_per_s"]
+            engine = random_play(Rules.preset(preset, players=players), 0.5, rng=rngs[players])["games_per_s"]
             bare = bare_games_per_s(0.5)
             bares.append(bare)
             slices[players].append((engine, engine / bare))
