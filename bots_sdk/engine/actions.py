@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from typing import ClassVar, Final
 
-from bots_sdk.engine.cards import CARDS, SUIT_BITS, Card
+from bots_sdk.engine.cards import CARDS, SUIT_BITS, Card, rank_mask
 from bots_sdk.engine.errors import InvalidActionError, InvalidCardError
 
 
@@ -44,7 +44,7 @@ _WORDS: Final = {kind.name.lower(): kind for kind in ActionKind}
 class Action:
     """One decision. ``card`` is the card leaving the hand; ``target`` the attack card a defence beats."""
 
-    __slots__ = ("_a", "_b", "_k", "_text", "card", "kind", "target")
+    __slots__ = ("_a", "_b", "_bit", "_k", "_ranks", "_text", "card", "kind", "target")
     _interned: ClassVar[dict[tuple[ActionKind, Card | None, Card | None], Action]] = {}
 
     kind: ActionKind
@@ -59,6 +59,10 @@ class Action:
     """The index of ``card`` (-1 if none)."""
     _b: int
     """The index of ``target`` (-1 if none)."""
+    _bit: int
+    """``card``'s bit in a card set (0 if none)."""
+    _ranks: int
+    """Every card of ``card``'s rank (0 if none): what a throw-in may match once it is on the table."""
 
     def __new__(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
         action = cls._interned.get((kind, card, target))
@@ -77,6 +81,8 @@ class Action:
         object.__setattr__(action, "target", target)
         object.__setattr__(action, "_a", card.index if card is not None else -1)
         object.__setattr__(action, "_b", target.index if target is not None else -1)
+        object.__setattr__(action, "_bit", card.mask if card is not None else 0)
+        object.__setattr__(action, "_ranks", rank_mask(card.rank) if card is not None else 0)
         word = kind.name.lower()
         if kind is ActionKind.DEFEND:
             text = f"{word} {target} {card}"

@@ -62,7 +62,6 @@ from bots_sdk.engine.cards import (
     BEATERS,
     CARDS,
     RANK_LETTERS,
-    RANK_MASK_OF_INDEX,
     Card,
     CardSet,
     Suit,
@@ -732,14 +731,14 @@ class Game:
                 kind = action._k
                 if kind == 1:
                     c = action._a
-                    bit = 1 << c
+                    bit = action._bit
                     hands[seat] ^= bit
                     att = self._att
                     att.append(c)
                     self._cov.append(-1)
                     self._table |= bit
                     self._nunb += 1
-                    self._ranks |= RANK_MASK_OF_INDEX[c]
+                    self._ranks |= action._ranks
                     if c == self._six:
                         self._exchange_ok = False
                     if self._multi or self._taken:
@@ -748,7 +747,7 @@ class Game:
                         self._phase = DEFENDING
                 elif kind == 2:
                     b = action._a
-                    bit = 1 << b
+                    bit = action._bit
                     hands[seat] ^= bit
                     cov = self._cov
                     if cov[-1] < 0 and self._att[-1] == action._b:
@@ -757,7 +756,7 @@ class Game:
                         cov[self._att.index(action._b)] = b
                     self._table |= bit
                     self._nunb -= 1
-                    self._ranks |= RANK_MASK_OF_INDEX[b]
+                    self._ranks |= action._ranks
                     if b == self._six:
                         self._exchange_ok = False
                     if not self._nunb:
