@@ -230,7 +230,8 @@ class Game:
     _watched: ClassVar[bool] = False
     """A subclass that sets it gets ``_before_step`` and ``_after_step`` called around every step a
     player takes (forced ones too, except passes): the replay viewer's snapshots and the tests'
-    rules model watch the engine through them. One look-up a ``push`` when off."""
+    rules model watch the engine through them. ``_setup`` copies it into a slot, so a plain game
+    pays one slot read a ``push``."""
 
     # ------------------------------------------------------------------ construction
 
@@ -293,7 +294,7 @@ class Game:
         # L1 of the current bout: the first bout's now, ``_end_bout`` sets the later ones'.
         self._limit = min(self._first_limit, self._bout_limit)
         self._max_bouts = rules.max_bouts
-        self._watching = self._watched  # a slot: read at every push, faster than the class attribute
+        self._watching = self._watched
         self._draw_orders = _draw_orders(n)
         self._throw_orders = _throw_orders(n)
         teams = rules.teams
