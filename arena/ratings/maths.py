@@ -40,7 +40,7 @@ MAX_SEATS = 6
 
 PRIOR_MEAN = 1500.0
 PRIOR_SD = 350.0
-"""The weak prior of the batch fit: every version starts at 1500 (lichess's start) with SD 350 (docs/ratings.md section 3).
+"""The weak prior of the batch fit: every version starts at 1500 (lichess's start), SD 350 (docs/ratings.md section 3).
 It keeps a version with few or one-sided games finite and pins the scale, so no anchor bot is needed."""
 
 K_ESTABLISHED = 32.0

@@ -1,4 +1,5 @@
-"""A test reports what ``arena.ratings.sprt`` computes for its counts (docs/ratings.md section 10); the page shows it."""
+"""A test reports what ``arena.ratings.sprt`` computes for its counts (docs/ratings.md section 10); the page
+shows it."""
 
 from __future__ import annotations
 
