@@ -1,4 +1,4 @@
-"""A bot on disk (DESIGN.md section 3): a folder with a ``bot.toml``, or a reference bot's name.
+"""A bot on disk (docs/authors.md, ``bot.toml``): a folder with a ``bot.toml``, or a reference bot's name.
 
 ``bot.toml`` names the bot, its language (``python``: a file that calls
 ``bots_sdk.serve()``; ``command``: an argv list) and its entry. Errors name the

@@ -36,7 +36,7 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
         "forfeit": null,                    # last step of a forfeit: {"seat", "reason", "detail"}
      }, ...]}
 
-A team game (option ``teams``, RULES.md section 7) adds what the viewer needs to
+A team game (option ``teams``, docs/rules.md section 7) adds what the viewer needs to
 show partnerships, and nothing else changes; an individual game's frames have
 none of these keys but ``"teams": null`` and ``result.losers``::
 
@@ -50,7 +50,7 @@ cards plays their position, so ``attacker`` (who attacks) differs from
 ``attacker_position`` (whose turn it is) exactly while a partner stands in; the
 caption says so ("Seat 2 (gentle) plays for seat 0 and attacks") when it starts.
 
-Seat ``k``'s view at a step is what ``game.observation(k)`` shows (RULES.md
+Seat ``k``'s view at a step is what ``game.observation(k)`` shows (docs/rules.md
 section 9): ``hands[k]``, the size of every other hand, and ``known[s]`` of every
 other seat, nothing else of theirs (``seat_view`` builds it). ``known`` is the
 observation's ``known_cards``, which is the same for every observer.

@@ -1,7 +1,7 @@
 """Rating mathematics of the arena: the "loser-choice" model, its online update and its batch fit.
 
 A Durak game at a table of 2-6 players has exactly one loser, the durak, so the
-model is the Luce choice of that one loser (ratings.md section 2):
+model is the Luce choice of that one loser (docs/ratings.md section 1):
 
     P(i is the durak | table T) = 10^(-r_i/400) / sum_{j in T} 10^(-r_j/400)
 
@@ -36,23 +36,23 @@ _NAT = math.log(10) / ELO_SCALE
 
 MIN_SEATS = 2
 MAX_SEATS = 6
-"""Durak is played by 2 to 6 players (rules/RULES.md); the arrays are padded to six seats."""
+"""Durak is played by 2 to 6 players (docs/rules.md section 1); the arrays are padded to six seats."""
 
 PRIOR_MEAN = 1500.0
 PRIOR_SD = 350.0
-"""The weak prior of the batch fit: every version starts at 1500 (lichess's start) with SD 350 (ratings.md 6.1).
+"""The weak prior of the batch fit: every version starts at 1500 (lichess's start), SD 350 (docs/ratings.md section 3).
 It keeps a version with few or one-sided games finite and pins the scale, so no anchor bot is needed."""
 
 K_ESTABLISHED = 32.0
 K_PROVISIONAL = 40.0
 """Online K factors between fits: 32 once established, 40 while provisional, FIDE's K for a new player
-(ratings.md sections 1 and 6.1)."""
+(docs/ratings.md section 2)."""
 
 PROVISIONAL_MAX_SE = 55.0
 """A rating stays provisional while its SE exceeds 55 points: a 95 % interval wider than ±110, the width at
-which lichess drops its "?" (RD 110) (ratings.md 6.5)."""
+which lichess drops its "?" (RD 110) (docs/ratings.md section 4)."""
 PROVISIONAL_MIN_GAMES = 30
-"""... or while it has fewer than 30 rated games, FIDE's K = 40 period for a new player (ratings.md 6.5)."""
+"""... or while it has fewer than 30 rated games, FIDE's K = 40 period for a new player (docs/ratings.md section 4)."""
 
 
 def expected_durak(ratings: Sequence[float]) -> list[float]:
@@ -350,7 +350,7 @@ def fit(
     """Maximum a posteriori ratings of every player over all ``games``, with standard errors.
 
     A version is frozen code whose strength does not drift, so one fit over the
-    whole history beats any running update (ratings.md 6.1). Each rating has a
+    whole history beats any running update (docs/ratings.md section 3). Each rating has a
     Gaussian prior N(prior_mean, prior_sd); both may be per-player arrays, so a
     new version can be seeded from its predecessor (e.g. its rating, SD 200).
 

@@ -2,7 +2,7 @@
 
 An author's test plays B against A in two-player duplicate pairs (the same deal
 twice, seats swapped), unrated, and stops as soon as the evidence is strong
-enough either way (ratings.md 6.8). The statistics are those of fishtest and
+enough either way (docs/ratings.md section 9). The statistics are those of fishtest and
 cutechess-cli, re-derived here from the mathematics (fishtest has no licence,
 cutechess is GPL):
 

@@ -2,7 +2,7 @@
 
 A test plays B against A in unrated duplicate pairs (one 2-player match of one
 deal: the same deck twice, seats swapped) until the GSPRT of ``arena.ratings.sprt``
-decides (ratings.md 6.8, fishtest's method). The counts are kept on the test row
+decides (docs/ratings.md section 9, fishtest's method). The counts are kept on the test row
 itself, updated under ``select_for_update`` as each pair's match ends, so the
 page reads one row; ``StrengthTestPair`` ties each match to its test and records
 whether it was counted, which makes the match-done hook idempotent.

@@ -1,8 +1,8 @@
 """How much duplicate deals narrow a bot's interval: the correlation of its results within a duplicate set.
 
 A duplicate set is one shuffled deck played in every seat rotation, N games for
-N seats. Let X_r be 1 when a bot was the durak in rotation r. ratings.md
-section 3: Var(mean of a set) = sigma^2 (1 + (N-1) rho) / N, so duplicate sets
+N seats. Let X_r be 1 when a bot was the durak in rotation r. docs/ratings.md
+section 5: Var(mean of a set) = sigma^2 (1 + (N-1) rho) / N, so duplicate sets
 need ``1 + (N-1) rho`` times the games that independent deals need for the same
 interval (``1 + rho`` for 2-player pairs). Card luck makes rho negative: the
 good hand changes owner between the rotations.

@@ -590,7 +590,7 @@ def _compare(ours: Rate, theirs: float | None, their_n: float) -> Comparison:
 
 
 def selfplay_comparison(filters: Filters) -> list[SelfplayRow]:
-    """RULES.md section 10 for gentle playing itself: ours (one game per deal) beside the source's figures.
+    """docs/rules.md section 10 for gentle playing itself: ours (one game per deal) beside the source's figures.
 
     The source played ``classic``: a filter on any other preset (a team preset included) leaves nothing to compare.
     """

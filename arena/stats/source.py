@@ -1,4 +1,4 @@
-"""The figures of RULES.md section 10 (seed 000: 6900 games of ``classic`` between the source's gentle players).
+"""The figures of docs/rules.md section 10 (seed 000: 6900 games of ``classic`` between the source's gentle players).
 
 The one copy of the table: the statistics page shows it, and
 ``tests/bench/seed_stats.py`` compares gentle self-play with it on the command line.

@@ -1,7 +1,7 @@
 """What a table page shows, worked out by the engine alone (no database): one seat's view as JSON.
 
 The page must show a person exactly what their seat may know (``game.observation``,
-RULES.md section 9: their hand, the table, counts and the cards everyone saw go
+docs/rules.md section 9: their hand, the table, counts and the cards everyone saw go
 into other hands), which moves are legal with words for each, and, for a card that
 fits nothing, the engine's own reason (``why_illegal``). A spectator sees the
 public part only. The hint is a reference bot's choice from the same observation.

@@ -1,4 +1,4 @@
-"""``durak replay FILE [--trace]``: re-execute a record (DESIGN.md section 3).
+"""``durak replay FILE [--trace]``: re-execute a record (docs/protocol.md section 3).
 
 Exit statuses: 0 replayed and equal to the stored result; 2 malformed record
 (message on stderr, nothing on stdout); 3 an illegal action; 4 a different result.

@@ -1,4 +1,4 @@
-"""Actions and their text form (DESIGN.md section 3).
+"""Actions and their text form (docs/protocol.md section 1).
 
 ``attack 6S``, ``defend 6S 9S`` (the attack card, then the card that beats it),
 ``take``, ``pass``, ``transfer 6H``, ``exchange``. Actions are interned like cards:

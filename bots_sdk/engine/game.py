@@ -1,4 +1,4 @@
-"""The game state and the turn logic of RULES.md sections 2-7.
+"""The game state and the turn logic of docs/rules.md sections 2-7.
 
 ``Game`` keeps the true state of one game; ``observation(seat)`` is the
 separate view of one player (OpenSpiel's split). The engine asks exactly one
@@ -21,7 +21,7 @@ bots_sdk.engine.errors.IllegalActionError: seat 0 is not to act (seat 1 is)
 
 The state is kept in integer bitmasks and small lists, and the hot paths are
 written out by hand (no helper calls per card): random play through this API
-is the figure search bots live on. Rules decided where RULES.md is silent:
+is the figure search bots live on. Rules decided where the sources are silent (docs/rules.md section 11):
 
 - A transfer card counts as an attack card for L1 (``bout_limit`` and
   ``first_bout_limit``) like every other card added to the table.
@@ -105,7 +105,7 @@ def _shuffle(order: list[int], getrandbits: Callable[[int], int]) -> None:
         order[i], order[j] = order[j], order[i]
 
 _DRAW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
-"""Per table size, ``[attacker * n + defender]``: the drawing order of RULES.md section 5."""
+"""Per table size, ``[attacker * n + defender]``: the drawing order of docs/rules.md section 5."""
 
 
 def _draw_orders(n: int) -> list[tuple[int, ...]]:
@@ -515,15 +515,15 @@ class Game:
         return [(e[1], e[2], e[3]) for e in self._history if e[0] == ACTED]  # type: ignore[misc]
 
     def eligible_attackers(self) -> list[int]:
-        """Who may add attack cards now, in priority order (RULES.md section 4)."""
+        """Who may add attack cards now, in priority order (docs/rules.md section 4)."""
         return list(self._order()) if self._outcome is None else []
 
     def active(self, seat: int) -> bool:
-        """Whether ``seat`` still plays: holds cards, or may still draw (RULES.md section 1)."""
+        """Whether ``seat`` still plays: holds cards, or may still draw (docs/rules.md section 1)."""
         return self._hands[seat] != 0 or (self._sleft > 0 and not self._early)
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` sees now (RULES.md section 9): its own hand and public state only."""
+        """What ``seat`` sees now (docs/rules.md section 9): its own hand and public state only."""
         return observe(self, seat)
 
     # ------------------------------------------------------------------ acting
@@ -583,7 +583,7 @@ class Game:
             defender = self._actor(dpos)
         self._dpos = dpos
         self._defender = defender
-        self._def_start = self._hands[defender].bit_count()  # for L2 (RULES.md section 4)
+        self._def_start = self._hands[defender].bit_count()  # for L2 (docs/rules.md section 4)
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
@@ -865,7 +865,7 @@ class Game:
                 return
 
     def _transfer_allowed(self) -> bool:
-        """The hand and table conditions of a transfer (RULES.md section 4), given a matching card."""
+        """The hand and table conditions of a transfer (docs/rules.md section 4), given a matching card."""
         count = len(self._att) + 1
         if count > 6 or count > self._limit:
             return False

@@ -1,4 +1,4 @@
-"""What one seat sees (RULES.md section 9), and nothing hidden.
+"""What one seat sees (docs/rules.md section 9), and nothing hidden.
 
 The observation is built from the public state plus the seat's own hand: the
 other hands appear only as sizes and as the cards everyone saw go into them

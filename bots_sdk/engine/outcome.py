@@ -55,7 +55,7 @@ class Outcome:
         return self.durak is None
 
     def to_dict(self) -> dict[str, Any]:
-        """The record's ``result`` object, keys in the order of DESIGN.md section 3."""
+        """The record's ``result`` object, keys in the order of docs/protocol.md section 2."""
         out: dict[str, Any] = {
             "durak": self.durak, "draw": self.draw, "reason": self.reason.value, "out_order": list(self.out_order),
         }

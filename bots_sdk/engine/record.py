@@ -1,4 +1,4 @@
-"""Game records (``durak-game/1``, DESIGN.md section 3): write, read, validate.
+"""Game records (``durak-game/1``, docs/protocol.md section 2): write, read, validate.
 
 A record holds the deck order and the decisions only; replaying derives every
 forced move again, so a record cannot disagree with the engine about them.

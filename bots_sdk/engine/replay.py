@@ -1,6 +1,6 @@
 """Re-executing a record: the trace of every decision and the verdict of ``durak replay``.
 
-The verdict follows DESIGN.md section 3: the record replays and matches
+The verdict follows docs/protocol.md section 3: the record replays and matches
 (``ok``), meets an illegal action (``illegal``), or ends differently from what
 it stores (``mismatch``). A malformed record raises ``RecordError`` instead.
 """

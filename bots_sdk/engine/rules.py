@@ -1,4 +1,4 @@
-"""Rule options and the presets of RULES.md section 8.
+"""Rule options and the presets of docs/rules.md section 8.
 
 Every option is explicit: a ``Rules`` value always holds all of them, and
 ``Rules.to_dict()`` is exactly the ``rules`` object of a ``durak-game/1``
@@ -44,7 +44,7 @@ PLAYER_COUNTS: Final[dict[str, tuple[int, ...]]] = {
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rule option of RULES.md section 8; construct with ``Rules.preset`` or ``Rules.from_dict``."""
+    """Every rule option of docs/rules.md section 8; construct with ``Rules.preset`` or ``Rules.from_dict``."""
 
     players: int = 2
     """Number of seats, 2 to 6."""
@@ -108,7 +108,7 @@ class Rules:
         return Rules(preset_name=name, **options)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record form: ``preset`` then every option, in the order of RULES.md section 8."""
+        """The record form: ``preset`` then every option, in the order of docs/rules.md section 8."""
         out: dict[str, Any] = {"preset": self.preset_name}
         for name in OPTION_NAMES:
             out[name] = _plain(getattr(self, name))

@@ -1,6 +1,6 @@
 """Team games for the tests: engine games in which a partner stands in, and team matches stored for real.
 
-A stand-in (RULES.md section 7: an out player's position played by the next
+A stand-in (docs/rules.md section 7: an out player's position played by the next
 partner with cards) depends on the cards, so the helpers play seeds in turn
 until one happens, and say so if none does.
 

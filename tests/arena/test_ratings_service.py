@@ -42,7 +42,7 @@ def test_one_game_moves_ratings_by_the_elo_update() -> None:
     ladder = ladder_for("classic", 2)
     Rating.objects.create(ladder=ladder, version=a, rating=1500, se=100, games=40, provisional=False)
     Rating.objects.create(ladder=ladder, version=b, rating=1700, se=100, games=40, provisional=False)
-    store_games([([a, b], 1)])  # a (1500) beats b (1700): ratings.md's vector, K = 32
+    store_games([([a, b], 1)])  # a (1500) beats b (1700): docs/ratings.md section 10's vector, K = 32
     assert Rating.objects.get(version=a).rating == pytest.approx(1524.31, abs=0.01)
     assert Rating.objects.get(version=b).rating == pytest.approx(1675.69, abs=0.01)
     assert Rating.objects.get(version=a).se < 100  # the game's information narrows the interval

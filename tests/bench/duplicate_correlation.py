@@ -7,7 +7,7 @@ Each deal (one shuffled deck) is played in every cyclic seat rotation, as the ar
 as a served bot is one process for a match). For each bot, X_r = 1 when it was the durak in rotation r;
 rho is the intraclass correlation of X over the sets (``arena/stats/duplicate.py``, the statistics page's
 maths), and 1 + (N-1) rho is the number of games duplicate sets need, relative to independent deals, for
-an interval of the same width (ratings.md section 3). We print rho with the page's 95 % interval (the union
+an interval of the same width (docs/ratings.md section 5). We print rho with the page's 95 % interval (the union
 of the F and the jackknife intervals), the F interval alone, and a percentile bootstrap over sets
 (``--bootstrap`` resamples), which checks them.
 With ``--json`` the last line of stdout is one JSON object with every figure.

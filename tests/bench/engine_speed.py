@@ -3,7 +3,7 @@
     python tests/bench/engine_speed.py                      # 2, 4 and 6 players, classic
     python tests/bench/engine_speed.py --players 2 --seconds 10 --json
 
-Figures (DESIGN.md section 3): ``games_per_s`` and ``decisions_per_s`` of
+Figures (docs/development.md, Benchmarks): ``games_per_s`` and ``decisions_per_s`` of
 ``Game.new`` + ``legal_actions()`` + ``random.choice`` + ``push`` until the end;
 ``step_us``, the time of ``legal_actions()`` plus ``push()`` alone per decision
 (the choice subtracted); ``apply_us``, the same with the checked ``apply``;

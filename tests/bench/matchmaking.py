@@ -4,7 +4,7 @@
     .venv/bin/python tests/bench/matchmaking.py --hours 6 --json
     .venv/bin/python tests/bench/matchmaking.py --bots 400 --workers 8 --depth 16
 
-Figures (DESIGN.md section 3): ``bots`` (active versions, the reference bots included), ``pass_s`` (median
+Figures (docs/development.md, Benchmarks): ``bots`` (active versions, the reference bots included), ``pass_s`` (median
 time of a full pass: one that creates ``--depth`` matches; the target is at most 1 s for every pass),
 ``games_per_bot_min`` and ``games_per_bot_max`` over the simulated day (the bots present all day); also the
 pass's p95 and max, its query count, games per bot mean and median, bots that never played, the longest

@@ -10,7 +10,7 @@ Python lists (the shape the services hand over) and ``fit`` with the default
 prior, and reports the fit's iterations, the RMSE of the mean-centred ratings
 against the mean-centred truth, the mean SE, and the share of bots whose truth
 lies in their 95 % interval (about 0.95 if the SEs are honest). Target
-(DESIGN.md section 4, nightly refits): 100,000 games over a few hundred bots in
+(docs/ratings.md section 3, periodic refits): 100,000 games over a few hundred bots in
 at most 5 s on one machine.
 """
 

@@ -1,4 +1,4 @@
-"""Reproduce the statistics table of seed 000 (RULES.md section 10) with ``gentle`` playing itself.
+"""Reproduce the statistics table of seed 000 (docs/rules.md section 10) with ``gentle`` playing itself.
 
     .venv/bin/python tests/bench/seed_stats.py [--games-scale F] [--json]
 
@@ -149,7 +149,7 @@ def summarize(tallies: list[Tally], scale: float) -> dict[str, Any]:
 
 
 def render(summary: dict[str, Any]) -> str:
-    """The table of RULES.md section 10, ours beside the source's."""
+    """The table of docs/rules.md section 10, ours beside the source's."""
     lines = [
         "seed 000 statistics: gentle vs gentle, classic (ours: rate [95 % Wilson interval] n=seat-games;"
         " z = gap in standard errors, the source's sampling error included)",

@@ -24,7 +24,7 @@ come from a separate pass under ``CaptureQueriesContext`` so that recording quer
 requests. The bot pages are timed in two rows, the five busiest bots and a random sample of the others, with
 as many requests each; ``bot_p95_ms`` is over both together (``bot_busiest_p95_ms``, ``bot_others_p95_ms``
 apart), ``replay_p95_ms`` over the 2-player and 6-player games together. The ``--json`` line has ``games``,
-``ladder_p95_ms``, ``bot_p95_ms``, ``replay_p95_ms`` and ``fit_100k_s`` (DESIGN.md section 3), among others.
+``ladder_p95_ms``, ``bot_p95_ms``, ``replay_p95_ms`` and ``fit_100k_s`` (docs/development.md, Benchmarks), among others.
 """
 
 from __future__ import annotations

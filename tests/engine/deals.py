@@ -1,6 +1,6 @@
 """Hand-arranged decks for the rules tests (``test_rules_*.py``).
 
-RULES.md section 2: ``deck[0]`` goes to the dealer's left, then one card at a time
+docs/rules.md section 2: ``deck[0]`` goes to the dealer's left, then one card at a time
 clockwise until everyone holds ``hand_size``; ``deck[N*hand_size]`` is turned up and
 the stock is drawn from ``deck[N*hand_size+1]`` on, the turned-up card last.
 ``deck_order`` inverts that: from the hands each seat should hold, the turn-up and

@@ -1,7 +1,7 @@
 """Shared helpers of the engine property, observation and record tests.
 
 ``CheckedGame`` is a ``Game`` that checks every transition against a small,
-independent model of RULES.md written from the spec (roles, polling order,
+independent model of docs/rules.md written from the spec (roles, polling order,
 legal actions, limits L1-L3, end of a bout, drawing, going out, the end of the
 game). It watches the engine's steps (``_before_step``, ``_after_step``) and
 hooks its transition methods (``_end_bout``, ``_start_bout``), so it sees forced
@@ -23,7 +23,7 @@ PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
     "classic": (2, 3, 4, 5, 6), "transfer": (2, 3, 4, 5, 6), "kawu": (2,), "table": (2, 3, 4, 5, 6),
     "house": (2, 3, 4, 5), "pagat": (2, 3, 4, 5, 6), "pagat-pairs": (4, 6), "pagat-trios": (6,),
 }
-"""RULES.md section 8, the ``players`` row, and the team layouts of section 7."""
+"""docs/rules.md section 8, the ``players`` row, and the team layouts of section 7."""
 
 CONFIGS: list[tuple[str, int]] = [(preset, players) for preset, counts in PLAYER_COUNTS.items() for players in counts]
 """Every preset with every table size it allows."""
@@ -75,7 +75,7 @@ def check_conservation(game: Game) -> None:
 
 
 def check_outcome(game: Game) -> None:
-    """The end of a game as data is consistent (RULES.md section 6, DESIGN.md section 3)."""
+    """The end of a game as data is consistent (docs/rules.md section 6, docs/protocol.md section 2)."""
     outcome = game.outcome
     assert outcome is not None
     assert game.to_act is None
@@ -105,14 +105,14 @@ def check_outcome(game: Game) -> None:
 
 
 def beats(card: Card, other: Card, trump: int) -> bool:
-    """RULES.md section 1, written out again."""
+    """docs/rules.md section 1, written out again."""
     if card.suit == other.suit:
         return card.rank > other.rank
     return int(card.suit) == trump and int(other.suit) != trump
 
 
 class CheckedGame(Game):
-    """A ``Game`` whose every transition is checked against an independent model of RULES.md."""
+    """A ``Game`` whose every transition is checked against an independent model of docs/rules.md."""
 
     @classmethod
     def new(cls, rules: Rules, seed: int | str | random.Random | None = None) -> CheckedGame:
@@ -149,7 +149,7 @@ class CheckedGame(Game):
     def chk_active(self, seat: int) -> bool:
         return self.hand_size(seat) > 0 or (self.stock_size > 0 and not self.rules.early_out)
 
-    # Partnerships (RULES.md section 7): turns belong to positions; a position whose player is out is
+    # Partnerships (docs/rules.md section 7): turns belong to positions; a position whose player is out is
     # played by the next partner holding cards; roles skip a position only when its whole team is out.
 
     def chk_plays(self, position: int) -> bool:
@@ -170,7 +170,7 @@ class CheckedGame(Game):
         return position
 
     def chk_order(self) -> list[int]:
-        """The eligible attackers in priority order (RULES.md sections 4 and 7)."""
+        """The eligible attackers in priority order (docs/rules.md sections 4 and 7)."""
         a, d, n = self.chk_attacker, self.chk_defender, self.players
         dpos = self.chk_dpos
         own = team_of(self.rules, d)
@@ -214,7 +214,7 @@ class CheckedGame(Game):
         return self.trump_card != six and not self.chk_six_tabled and bool(self.hand_mask(seat) & six.mask)
 
     def chk_legal(self, seat: int) -> set[str]:
-        """What ``seat`` may do now per RULES.md, as action texts."""
+        """What ``seat`` may do now per docs/rules.md, as action texts."""
         table = self.table()
         hand = self.hand(seat)
         trump = int(self.trump)
@@ -518,7 +518,7 @@ def advance_random(game: Game, rng: random.Random, steps: int) -> None:
 
 
 def trace_text(record: GameRecord) -> str:
-    """What ``durak replay FILE --trace`` prints for ``record`` (DESIGN.md section 3), built from the library."""
+    """What ``durak replay FILE --trace`` prints for ``record`` (docs/protocol.md section 3), built from the library."""
     result = replay(record)
     lines = [json.dumps(step.to_dict()) for step in result.steps]
     lines.append(json.dumps(result.final_line()))

@@ -1,7 +1,7 @@
-"""The reference examples of RULES.md (tests/engine/examples, copied from shared/rules/examples).
+"""The reference examples of docs/rules.md section 12 (tests/engine/examples).
 
 For each record, the library must produce exactly the lines ``durak replay FILE
---trace`` prints (DESIGN.md section 3): ``json.dumps`` of every trace step, then
+--trace`` prints (docs/protocol.md section 3): ``json.dumps`` of every trace step, then
 of the final line; compared byte for byte with ``NAME.trace.jsonl``.
 """
 

@@ -1,4 +1,4 @@
-"""A seat's observation shows its own hand and public facts only (RULES.md section 9).
+"""A seat's observation shows its own hand and public facts only (docs/rules.md section 9).
 
 Proof by experiment: games whose only difference is in cards hidden from a seat
 (other seats' unknown cards, the stock order above the turned-up card) give

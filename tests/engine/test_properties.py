@@ -1,7 +1,7 @@
 """Property tests: random games of every preset and table size never break the rules.
 
 Every game is a ``CheckedGame`` (tests/engine/helpers.py): each step, forced or
-chosen, is checked against an independent model of RULES.md: who acts, the
+chosen, is checked against an independent model of docs/rules.md: who acts, the
 legal actions, L1-L3, that the defender answers before a bout ends, drawing,
 going out, the next roles and the end of the game. On top of that the tests
 here check card conservation, that every applied action was legal

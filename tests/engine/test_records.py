@@ -1,4 +1,4 @@
-"""Game records (DESIGN.md section 3): round trip, forfeits, malformed records, illegal and changed records."""
+"""Game records (docs/protocol.md section 2): round trip, forfeits, malformed records, illegal and changed records."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 4: a bout (the lead, throw-ins, limits L1-L3, polling, forced moves, the end)."""
+"""docs/rules.md section 4: a bout (the lead, throw-ins, limits L1-L3, polling, forced moves, the end)."""
 
 from __future__ import annotations
 

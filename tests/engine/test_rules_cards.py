@@ -1,4 +1,4 @@
-"""RULES.md section 1: cards, the beats relation, text notation, deck sizes."""
+"""docs/rules.md section 1: cards, the beats relation, text notation, deck sizes."""
 
 from __future__ import annotations
 

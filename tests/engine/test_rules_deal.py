@@ -1,4 +1,4 @@
-"""RULES.md section 2: deal and trump.
+"""docs/rules.md section 2: deal and trump.
 
 The first tests deal from a raw deck list (not ``deals.deck_order``), so they also
 pin down the convention the helper relies on.

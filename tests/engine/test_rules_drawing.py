@@ -1,4 +1,4 @@
-"""RULES.md section 5: drawing after a bout."""
+"""docs/rules.md section 5: drawing after a bout."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 6 (going out, the end of the game) and the `early_out` variant of section 7."""
+"""docs/rules.md section 6 (going out, the end of the game) and the `early_out` variant of section 7."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 7: the trump six exchange (option `trump_exchange`, preset `pagat`)."""
+"""docs/rules.md section 7: the trump six exchange (option `trump_exchange`, preset `pagat`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 3: who starts, and who defends."""
+"""docs/rules.md section 3: who starts, and who defends."""
 
 from __future__ import annotations
 

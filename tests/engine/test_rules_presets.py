@@ -1,4 +1,4 @@
-"""RULES.md section 8: every preset's options per player count, the player ranges, invalid options."""
+"""docs/rules.md section 8: every preset's options per player count, the player ranges, invalid options."""
 
 from __future__ import annotations
 

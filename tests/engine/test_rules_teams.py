@@ -1,4 +1,4 @@
-"""RULES.md section 7, partnerships (option `teams`), with the examples of seed 004 played card by card.
+"""docs/rules.md section 7, partnerships (option `teams`), with the examples of seed 004 played card by card.
 
 Seats are numbered clockwise. Seed 004 seats four players West, North, East, South (0-3: West's left is
 North) with West+East against North+South; six players North, East, South-East, South, West, North-West

@@ -1,4 +1,4 @@
-"""RULES.md section 4, `transfer` (Perevodnoy / Weiterschieben)."""
+"""docs/rules.md section 4, `transfer` (Perevodnoy / Weiterschieben)."""
 
 from __future__ import annotations
 

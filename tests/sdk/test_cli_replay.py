@@ -1,4 +1,4 @@
-"""``durak replay``: exact output and exit statuses of DESIGN.md section 3."""
+"""``durak replay``: exact output and exit statuses of docs/protocol.md section 3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The install phase of a bot with ``requirements`` (research note sandbox.md, section 4.3).
+"""The install phase of a bot with ``requirements`` (docs/sandbox.md section 6).
 
 Two steps, so that no code of any package ever runs with the network on, nor on the host:
 

@@ -100,7 +100,7 @@ class GameResult:
     """Bouts played (the last one included); the statistics pages chart game length with it."""
 
     def summary(self) -> dict[str, Any]:
-        """The line of DESIGN.md's ``python -m worker.referee --json``."""
+        """The line of ``python -m worker.referee --json`` (docs/operations.md)."""
         return {"durak": self.durak, "draw": self.draw, "reason": self.reason, "offender": self.offender,
                 "detail": self.detail}
 

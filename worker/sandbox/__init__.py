@@ -1,6 +1,6 @@
 """Sandboxes for untrusted bots: ``make_sandbox("bwrap")`` and the ``Sandbox`` / ``SandboxedBot`` interface.
 
-Backends (research note /work/shared/research/sandbox.md, section 4.2):
+Backends (docs/sandbox.md section 2):
 
 * ``bwrap`` (default, Linux, worker runs as root): namespaces, a uid per slot,
   rlimits, cgroups, seccomp. See bwrap.py for what a bot sees.

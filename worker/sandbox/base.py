@@ -6,7 +6,7 @@ referee needs around a match (freeze between turns, kill with a leftover sweep,
 the bot's log). Backends differ in how strongly they isolate; ``capabilities``
 says what a backend enforces on this machine so tests and the worker can tell
 "skipped" from "passed", and ``self_test`` lets the worker refuse to run matches
-on a machine where the chosen backend cannot sandbox (research note 4.2: never
+on a machine where the chosen backend cannot sandbox (docs/sandbox.md section 2: never
 fall back silently).
 """
 
@@ -41,7 +41,7 @@ MIB = 1024 * 1024
 
 @dataclasses.dataclass(frozen=True)
 class SandboxLimits:
-    """Per-bot resource limits; defaults are the research note's (section 4.2), configurable per tournament."""
+    """Per-bot resource limits; defaults in docs/sandbox.md section 4, configurable per tournament."""
 
     memory_mb: int = 512
     """The real memory limit: the cgroup of the whole sandbox (the bot and every child)."""

@@ -1,6 +1,6 @@
 """The default backend: bubblewrap behind a per-slot uid, rlimits, cgroups and a seccomp deny-list.
 
-The launch chain is the research note's section 2.2, measured on this kind of host:
+The launch chain is docs/sandbox.md section 3, measured on this kind of host:
 
     /bin/sh -c 'join the cgroups; exec "$@"'          (root: writes its own pid to cgroup.procs)
     setpriv --reuid=U --regid=U --clear-groups --inh-caps=-all   (pitfalls 1, 2: never bwrap as root)
@@ -143,7 +143,7 @@ class BwrapSandbox(Sandbox):
     def bwrap_args(
         self, spec: BotSpec, runtime: Path, seat: SeatDir, status_fd: int, seccomp_fd: int | None
     ) -> list[str]:
-        """bwrap and its flags, in the order of the research note (``--remount-ro /`` last)."""
+        """bwrap and its flags, in the order of docs/sandbox.md section 3 (``--remount-ro /`` last)."""
         command, cwd = bot_command(spec)
         args = base_args(self.bwrap, "durakbot", BOT_ENV, self.limits.tmp_mb * MIB)
         args += [

@@ -1,6 +1,6 @@
 """The running sandbox of a launcher-based backend (bwrap, process) and its kill sequence.
 
-Kill sequence (research note 2.8), every step because each covers a case the
+Kill sequence (docs/sandbox.md section 8), every step because each covers a case the
 others miss:
 
 1. SIGKILL the sandbox's pid 1 (``--json-status-fd``): the kernel then kills the

@@ -18,7 +18,7 @@ How a bot gets its runtime (decided here, see also bwrap.py):
   a symlink into ``/root``. A copy exposes exactly the SDK and its dependencies.
 
 Per-bot venvs (``requirements`` in ``bot.toml``) come from the install phase
-(research note 4.3) and will be bound at the same path instead of this one.
+(docs/sandbox.md section 6) and will be bound at the same path instead of this one.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The seccomp deny-list of research note section 3, compiled to raw BPF on the host for ``bwrap --seccomp FD``.
+"""The seccomp deny-list of docs/sandbox.md section 5, compiled to raw BPF on the host for ``bwrap --seccomp FD``.
 
 Built with ctypes straight over the system ``libseccomp.so.2`` (Debian package
 ``libseccomp2``, present on every Debian 12 install) rather than ``pyseccomp``:

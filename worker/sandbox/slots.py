@@ -1,6 +1,6 @@
 """The uid pool: one unprivileged host uid per running sandbox, like isolate's box uids.
 
-Pitfalls 1 and 2 of the research note: bwrap started as root keeps root's
+Pitfalls 1 and 2 of docs/sandbox.md section 9: bwrap started as root keeps root's
 power over host files, and RLIMIT_NPROC does not bind root. So every sandbox
 runs as its own uid from a reserved block (default 61000-61999), which also
 makes the leftover sweep exact (procs.py). A slot is held with an ``flock`` on a

@@ -1,6 +1,6 @@
 """The loser-choice rating model: P(durak), the K update, the provisional rule and the batch fit.
 
-The vectors are ratings.md section 7; the fit is checked against an
+The vectors are docs/ratings.md section 10; the fit is checked against an
 independent oracle (scipy.optimize.minimize on a separately written negative
 log-likelihood, and the closed form for two players) and on games simulated
 from known ratings.

@@ -1,6 +1,6 @@
 """Elo estimates and sequential tests for "is B stronger than A".
 
-Vectors from ratings.md section 7 (fishtest's get_elo and SPRT cases,
+Vectors from docs/ratings.md section 10 (fishtest's get_elo and SPRT cases,
 cutechess-cli's tst_sprt.cpp), checked against independent oracles where the
 mathematics allows: the constrained multinomial MLE by scipy's SLSQP, and the
 stopped-Brownian-motion probability by its Fourier series and by Monte Carlo.
@@ -152,9 +152,10 @@ def test_fishtest_sequential_vector() -> None:
     assert result.llr == pytest.approx(2.986, abs=5e-4)
     assert result.decision == "H1"
     assert (result.lower, result.upper) == pytest.approx((-2.944, 2.944), abs=5e-4)
-    # ratings.md: Elo 11.91, CI [4.63, 19.14], LOS 0.99931. fishtest's current formulas (sprt.py, brownian.py,
-    # LLRcalc.py, transcribed and run) give 11.9047, [4.6422, 19.1576], 0.999318, which this reproduces; the
-    # ratings.md figures differ from those by up to 0.02 Elo (an older run), hence the looser first checks.
+    # docs/ratings.md section 10: Elo 11.91, CI [4.63, 19.14], LOS 0.99931. fishtest's current formulas
+    # (sprt.py, brownian.py, LLRcalc.py, transcribed and run) give 11.9047, [4.6422, 19.1576], 0.999318, which
+    # this reproduces; the page's figures differ from those by up to 0.02 Elo (an older run), hence the
+    # looser first checks.
     assert result.elo == pytest.approx(11.91, abs=0.01)
     assert result.ci == pytest.approx((4.63, 19.14), abs=0.02)
     assert result.los == pytest.approx(0.99931, abs=1e-5)

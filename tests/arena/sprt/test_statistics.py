@@ -1,4 +1,5 @@
-"""A test reports what ``arena.ratings.sprt`` computes for its counts (ratings.md section 7); the page shows it."""
+"""A test reports what ``arena.ratings.sprt`` computes for its counts (docs/ratings.md section 10); the page
+shows it."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def test_the_fishtest_pentanomial_vector(alice: User, mine: tuple[BotVersion, Bo
     vector = [10789, 19328, 33806, 19402, 10543]
     test = with_counts(test, vector, 4)
     assert test.pentanomial == vector
-    assert test.llr == pytest.approx(2.1311, abs=5e-5)  # ratings.md 7, fishtest's own case
+    assert test.llr == pytest.approx(2.1311, abs=5e-5)  # docs/ratings.md section 10, fishtest's own case
     assert test.is_running  # below the upper bound of 2.944
     assert "2.131" in page_text(test)
     assert test.upper == pytest.approx(2.944, abs=5e-4)

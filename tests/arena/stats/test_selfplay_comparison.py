@@ -1,4 +1,4 @@
-"""The gentle self-play section: RULES.md section 10 from games with gentle in every seat, one game per deal."""
+"""The gentle self-play section: docs/rules.md section 10 from games with gentle in every seat, one game per deal."""
 
 from __future__ import annotations
 

@@ -34,7 +34,8 @@ def arena() -> Launcher:
 
 @pytest.fixture(autouse=True)
 def nothing_left_running() -> Iterator[None]:
-    """After each test: no live process of any slot uid, no seat dir, no sandbox cgroup (research 4.6 #24, #25).
+    """After each test: no live process of any slot uid, no seat dir, no sandbox cgroup (docs/sandbox.md
+    section 10, #24 and #25).
 
     What already existed before the test (another session's run on the same host) is not counted.
     """

@@ -228,9 +228,9 @@ def test_scratch_fill_stops_at_the_quota(arena: Launcher, tmp_path: Path, direct
     filesystem can stop it; the bot gives up by itself at 96 MiB). ``/tmp`` is the bot's scratch (a 64 MiB
     tmpfs); ``/dev/shm`` is on a second tmpfs, bwrap's ``--dev`` (all of /dev is writable, uncapped);
     ``/run/bot`` is the seat's socket dir, the one writable dir backed by the host. Must happen: ENOSPC or
-    EDQUOT within the 64 MiB scratch budget everywhere (research 4.2 ``--size``, 4.4: socket dirs inside a
-    size-limited tmpfs): a bot must fill neither the worker's disk nor its memory beyond its share; the bot
-    then plays on normally."""
+    EDQUOT within the 64 MiB scratch budget everywhere (docs/sandbox.md sections 4 and 7:
+    ``/tmp``'s size, socket dirs inside a size-limited tmpfs): a bot must fill neither the worker's disk nor its
+    memory beyond its share; the bot then plays on normally."""
     folder = evil_bot(tmp_path, "fill", probes=True, prelude=f"""
         def fill(directory, limit):
             written = 0

@@ -1,7 +1,7 @@
 """Resource exhaustion: the bot may lose its games, but the limits hold and the referee (the worker) is unharmed.
 
 After each attack the same launcher plays a clean match, and the referee
-process holds no more file descriptors than before (research 4.6 rows 13-17).
+process holds no more file descriptors than before (docs/sandbox.md section 10, rows 13-17).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Tests that need the real sandbox skip (never pass) when the machine cannot run
 it: not root, no bwrap, or user namespaces disabled (the backend's self-test).
-After every test no process of a test slot uid may be left (research 4.6 #25).
+After every test no process of a test slot uid may be left (docs/sandbox.md section 10, #25).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def test_factory_splits_limits_from_options(tmp_path: Path) -> None:
         make_sandbox("chroot")
 
 
-def test_bwrap_argv_follows_the_research_chain(tmp_path: Path) -> None:
+def test_bwrap_argv_follows_the_documented_chain(tmp_path: Path) -> None:
     sandbox = BwrapSandbox(SandboxLimits(cpu_s=30), state_dir=tmp_path)
     spec = write_bot(tmp_path / "b", "b")
     seat = SeatDir(tmp_path, 3, 61003)

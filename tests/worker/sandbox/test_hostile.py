@@ -1,4 +1,4 @@
-"""Core hostile probes (research note 4.6): each a tiny bot folder attacking one wall of the bwrap sandbox."""
+"""Core hostile probes (docs/sandbox.md section 10): each a tiny bot folder attacking one wall of the bwrap sandbox."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from tests.worker.sandbox.conftest import make_bwrap, write_bot
 from tests.worker.sandbox.test_bwrap import wait_json
 from worker.sandbox import SocketSwapped, procs
 from worker.sandbox.bwrap import BwrapSandbox
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+"""This checkout: a bot must not read the arena's own code (a probe below tries)."""
 
 
 @pytest.fixture
@@ -53,7 +56,7 @@ def test_isolation_probes(bwrap: BwrapSandbox, tmp_path: Path, host_secret: Path
         attempt('read_secret', lambda: open({str(host_secret)!r}).read())
         attempt('read_other_seat', lambda: open({str(other_src)!r}).read())
         attempt('read_other_folder', lambda: open({str(tmp_path / "other" / "bot.py")!r}).read())
-        attempt('read_repo', lambda: open('/work/main/pyproject.toml').read())
+        attempt('read_repo', lambda: open({str(REPOSITORY / 'pyproject.toml')!r}).read())
         attempt('write_usr', lambda: open('/usr/pwned', 'w'))
         attempt('write_src', lambda: open('/bot/src/pwned', 'w'))
         attempt('write_venv', lambda: open('/bot/venv/pwned', 'w'))

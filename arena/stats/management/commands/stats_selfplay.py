@@ -3,7 +3,7 @@
 Plays N deals of ``classic`` with the reference bot gentle in all K seats, each deal
 in every seat rotation as every arena match is (N x K games stored), as unrated
 challenge matches through the matches services with the plain process launcher
-(no sandbox, no worker needed). The page's comparison with RULES.md section 10
+(no sandbox, no worker needed). The page's comparison with docs/rules.md section 10
 counts one game per deal, so N is the sample it shows: the source played 3000,
 2300 and 1600 games at 2, 3 and 4 players.
 """

@@ -7,7 +7,7 @@ reports SERVING once it is ready to play. A bot listens on the address in the en
 variable DURAK_BOT_ADDRESS: a unix socket path, or host:port.
 
 One file on purpose: generated Python code then needs no cross-file imports, so the stubs live
-inside the bots_sdk package (DESIGN.md section 3; proto/README.md).
+inside the bots_sdk package (docs/protocol.md section 9).
 """
 
 from collections import abc as _abc
@@ -204,7 +204,7 @@ class _SuitEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Suit.ValueType],
 
 class Suit(_Suit, metaclass=_SuitEnumTypeWrapper):
     """---------------------------------------------------------------- cards
-    Text form (RULES.md section 1): rank 2-9 T J Q K A, suit S H D C.
+    Text form (docs/rules.md section 1): rank 2-9 T J Q K A, suit S H D C.
 
     A suit. Frozen: new suits will never be added.
     """
@@ -519,7 +519,7 @@ class Action(_message.Message):
     kind: Global___ActionKind.ValueType
     """The kind of decision."""
     text: _builtins.str
-    """The same action as text (DESIGN.md section 3 grammar)."""
+    """The same action as text (docs/protocol.md section 1 grammar)."""
     @_builtins.property
     def card(self) -> Global___Card:
         """The card played: the attack or transfer card, or the card that beats `target`."""
@@ -570,7 +570,7 @@ Global___Team: _TypeAlias = Team  # noqa: Y015
 
 @_typing.final
 class Rules(_message.Message):
-    """Every rule option of RULES.md section 8. An unset optional limit means "no limit" (null)."""
+    """Every rule option of docs/rules.md section 8. An unset optional limit means "no limit" (null)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -794,7 +794,7 @@ Global___Outcome: _TypeAlias = Outcome  # noqa: Y015
 
 @_typing.final
 class Observation(_message.Message):
-    """Everything one seat may know at one moment (RULES.md section 9), and nothing hidden."""
+    """Everything one seat may know at one moment (docs/rules.md section 9), and nothing hidden."""
 
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -7,7 +7,7 @@ reports SERVING once it is ready to play. A bot listens on the address in the en
 variable DURAK_BOT_ADDRESS: a unix socket path, or host:port.
 
 One file on purpose: generated Python code then needs no cross-file imports, so the stubs live
-inside the bots_sdk package (DESIGN.md section 3; proto/README.md).
+inside the bots_sdk package (docs/protocol.md section 9).
 """
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as _bot_pb2
