@@ -17,6 +17,7 @@ import django_stubs_ext
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from arena.datadir import data_dir
 from worker.broker import FILESYSTEM, transport_options
 
 django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
@@ -26,7 +27,7 @@ django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[B
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(environ.Env().str("ARENA_VAR_DIR", default=str(BASE_DIR / "var")))
+VAR_DIR = data_dir()
 
 env = environ.Env()
 
@@ -92,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "arena.web.context.site",
             ],
         },
     },

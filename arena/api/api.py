@@ -19,6 +19,7 @@ from ninja.security import HttpBearer
 from arena.accounts.models import ApiToken
 from arena.accounts.services import token_authenticate
 from arena.api.schemas import (
+    AboutOut,
     BotDetailOut,
     BotOut,
     ChallengeIn,
@@ -37,6 +38,8 @@ from arena.matches.models import Match
 from arena.matches.selectors import match_games, match_get
 from arena.matches.services import MatchError, challenge_create
 from arena.ratings.selectors import ladder_get, ladder_list, ladder_standings, version_ratings
+from bots_sdk import __version__
+from bots_sdk.engine.record import FORMAT as RECORD_FORMAT
 
 
 class TokenAuth(HttpBearer):
@@ -88,6 +91,11 @@ def upload_version(
 def get_version(request: HttpRequest, version_id: int) -> dict[str, Any]:
     auth = request.auth  # type: ignore[attr-defined]
     return _version_out(version_get(version_id), auth.user if isinstance(auth, ApiToken) else None)
+
+
+@api.get("/about", response=AboutOut, summary="Which arena this is: its release and its record format")
+def about(request: HttpRequest) -> dict[str, str]:
+    return {"name": "Durak Arena", "version": __version__, "record_format": RECORD_FORMAT}
 
 
 @api.get("/bots", response=list[BotOut], summary="Every bot")

@@ -11,6 +11,13 @@ class ErrorOut(Schema):
     detail: str
 
 
+class AboutOut(Schema):
+    name: str
+    version: str
+    """The arena's own release (``durak --version`` and the site's footer say the same)."""
+    record_format: str
+
+
 class VersionOut(Schema):
     id: int
     bot: str

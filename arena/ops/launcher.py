@@ -1,12 +1,14 @@
 """``durak-arena``: the whole arena on one machine with one command (the README's first command).
 
-It sets up the database (SQLite under ``var/`` unless ``DATABASE_URL`` says
+It sets up the database (SQLite in the data folder unless ``DATABASE_URL`` says
 otherwise), registers the reference bots and the schedules, starts a Celery
 worker, beat and the web server as child processes (the broker is a folder
-under ``var/`` unless ``CELERY_BROKER_URL`` is set), runs a small round robin
+in the data folder unless ``CELERY_BROKER_URL`` is set), runs a small round robin
 among the reference bots with a progress bar, and serves the site until
 Ctrl-C, which stops every process it started. A second run reuses the
-database and the finished tournament.
+database and the finished tournament. The data folder is ``--data-dir``, else
+``$ARENA_VAR_DIR``, else ``var/`` of a source checkout, else the user's data
+directory (``arena/datadir.py``); the launcher says which at start.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-ROOT = Path(__file__).resolve().parents[2]
+from arena.datadir import ENV
+
 TABLE_WORKERS = 4
 """Games with people (/tables/) open at once; each waits on a person in its own worker process."""
 
@@ -44,14 +47,15 @@ def _port_free(host: str, port: int) -> bool:
 class Children:
     """The processes the launcher started, each in its own process group so a stop reaches their children."""
 
-    def __init__(self, logs: Path) -> None:
+    def __init__(self, logs: Path, cwd: Path) -> None:
         self.logs = logs
+        self.cwd = cwd
         self.running: dict[str, subprocess.Popen[bytes]] = {}
 
     def start(self, name: str, argv: Sequence[str]) -> None:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = (self.logs / f"{name}.log").open("ab")
-        self.running[name] = subprocess.Popen(list(argv), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        self.running[name] = subprocess.Popen(list(argv), cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT,
                                               start_new_session=True)
 
     def check(self) -> None:
@@ -105,7 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="matches played at once (default 2)")
     parser.add_argument("--no-round-robin", dest="round_robin", action="store_false",
                         help="skip the first run's round robin among the reference bots")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="keep the database, broker, bots and logs in DIR (default: $ARENA_VAR_DIR, var/ of a "
+                             "source checkout, else the user's data directory)")
     args = parser.parse_args(argv)
+    if args.data_dir is not None:
+        os.environ[ENV] = str(args.data_dir.expanduser().resolve())  # every child process inherits it
     # Ctrl-C and `kill` stop the children too; SIGINT explicitly, since a shell starting us in the background
     # hands it down ignored.
     signal.signal(signal.SIGINT, _interrupt)
@@ -122,10 +131,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from arena.ops.first_run import first_tournament, follow
 
-        print("durak-arena: setting up (database, reference bots, schedules) ...", flush=True)
+        data = Path(settings.VAR_DIR)
+        data.mkdir(parents=True, exist_ok=True)
+        os.environ[ENV] = str(data)
+        print(f"durak-arena: data in {data}; setting up (database, reference bots, schedules) ...", flush=True)
         sandbox = _setup()
         os.environ["ARENA_SANDBOX"] = sandbox
-        children = Children(Path(settings.VAR_DIR) / "logs")
+        # The children run in the data folder: nothing they write by accident lands beside the code.
+        children = Children(data / "logs", cwd=data)
         python = sys.executable
         children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default",
                                   "--concurrency", str(args.workers), "--loglevel", "INFO"])

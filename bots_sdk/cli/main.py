@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from bots_sdk import __version__
 from bots_sdk.botdir import BotSpecError
 from bots_sdk.cli import new_cmd, play_cmd, replay_cmd, selfplay_cmd, submit_cmd
 from bots_sdk.engine import DurakError
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="durak", description="Durak Arena tools: the rules engine, local play and records."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     new_cmd.add_parser(commands)
     play_cmd.add_parser(commands)
