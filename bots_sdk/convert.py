@@ -27,6 +27,7 @@ from bots_sdk.engine import (
     TablePair,
 )
 from bots_sdk.engine.cards import CARDS
+from bots_sdk.engine.history import ACTED, DREW, HistoryEntry
 
 
 class ProtocolError(DurakError):
@@ -177,14 +178,11 @@ def outcome_from_pb(message: pb.Outcome) -> Outcome:
 
 # ---------------------------------------------------------------- observations
 
-HistoryEntry = tuple[int, int, object, object]
-
-
 def events_to_pb(history: Sequence[HistoryEntry]) -> list[pb.Event]:
     """History entries (the engine's raw form) as messages."""
     events = []
-    for kind, seat, value, flag in history:
-        if kind == 0:
+    for tag, seat, value, flag in history:
+        if tag == ACTED:
             events.append(pb.Event(
                 kind=pb.EVENT_KIND_ACTION, seat=seat,
                 action=action_to_pb(value),  # type: ignore[arg-type]
@@ -200,11 +198,11 @@ def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
     for i, event in enumerate(events):
         if event.kind == pb.EVENT_KIND_ACTION:
             try:
-                out.append((0, event.seat, action_from_pb(event.action), event.forced))
+                out.append((ACTED, event.seat, action_from_pb(event.action), event.forced))
             except InvalidActionError as error:
                 raise ProtocolError(f"observation.history[{i}]: {error}") from None
         elif event.kind == pb.EVENT_KIND_DRAW:
-            out.append((1, event.seat, event.count, event.turn_up))
+            out.append((DREW, event.seat, event.count, event.turn_up))
         else:
             raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
     return out
@@ -263,7 +261,7 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
         _fill_action(message.legal_actions.add(), action)
     for cards in obs.known_cards:
         _add_cards(message.known_cards.add().cards, cards)
-    message.history.extend(events_to_pb(obs.raw_history[len(message.history):]))
+    message.history.extend(events_to_pb(obs._history[len(message.history):]))
     return message
 
 
@@ -308,6 +306,6 @@ def observation_from_pb(
         legal_actions=LegalActions(legal),
         known_cards=tuple(cards_from_pb(c.cards, "observation.known_cards") for c in message.known_cards),
         outcome=None,
-        raw_history=tuple(history if history is not None else events_from_pb(message.history)),
+        _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,
     )
