@@ -478,8 +478,9 @@ class Game:
         self._six = (trump << 4) + 6
 
     def _exchange_possible(self) -> bool:
-        """Whether the rules and the stock allow a trump exchange at all (RULES.md section 7); it is
-        also lost for good once the six has been on the table."""
+        """Whether a trump exchange is possible at all: the option is on, the deck has a six, the turned-up
+        card is not the six and is still in the stock. (It is also lost for good once the six has been on
+        the table, which ``_exchange_ok`` adds.)"""
         rules = self.rules
         return rules.trump_exchange and rules.deck != 24 and self._turn_up != self._six and self._sleft > 0
 
@@ -909,8 +910,9 @@ class Game:
                 if kind == KIND_ATTACK:
                     c = action._a
                     bit = action._bit
-                    hands[seat] ^= bit
-                    if not hands[seat] and self._early:
+                    left = hands[seat] ^ bit
+                    hands[seat] = left
+                    if not left and self._early:
                         self._goes_out(seat)
                     att = self._att
                     att.append(c)
@@ -927,8 +929,9 @@ class Game:
                 elif kind == KIND_DEFEND:
                     b = action._a
                     bit = action._bit
-                    hands[seat] ^= bit
-                    if not hands[seat] and self._early:
+                    left = hands[seat] ^ bit
+                    hands[seat] = left
+                    if not left and self._early:
                         self._goes_out(seat)
                     cov = self._cov
                     if cov[-1] < 0 and self._att[-1] == action._b:
@@ -1086,7 +1089,7 @@ class Game:
         self._phase = ATTACKING if self._multi else DEFENDING
 
     def _goes_out(self, seat: int) -> None:
-        """Under ``early_out``, ``seat`` has just played its last card: it is out at once (RULES.md section 6).
+        """Under ``early_out``, ``seat`` has just played its last card: it is out at once, not at the end of the bout.
 
         The lists are replaced, not changed in place: clones share them."""
         self._out = [*self._out[:seat], True, *self._out[seat + 1:]]

@@ -50,9 +50,3 @@ def to_event(entry: HistoryEntry) -> Event:
     assert isinstance(value, int)
     return Event("draw", seat, count=value, turn_up=bool(flag))
 
-
-def to_entry(event: Event) -> HistoryEntry:
-    """The engine entry of ``event`` (the inverse of ``to_event``)."""
-    if event.kind == "action":
-        return (ACTED, event.seat, event.action, event.forced)
-    return (DREW, event.seat, event.count, event.turn_up)

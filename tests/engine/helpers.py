@@ -358,7 +358,7 @@ class CheckedGame(Game):
         kind = action.kind
         self.chk_seen = self.event_count
         if self.rules.early_out and self.hand_size(seat) == 0 and seat not in self.chk_out:
-            self.chk_out.append(seat)  # out the moment the hand empties (RULES.md section 6)
+            self.chk_out.append(seat)  # out the moment the hand empties, in the middle of the bout
         assert self.out_order == tuple(self.chk_out), f"{where}: out_order {self.out_order}, expected {self.chk_out}"
         multi = self.rules.multi_card_attacks
         if kind is ActionKind.ATTACK:
