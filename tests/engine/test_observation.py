@@ -280,3 +280,15 @@ def test_every_legal_action_of_the_real_game_is_legal_in_a_sample() -> None:
                 real = game.clone()
                 real.apply(action, seat=seat)
                 assert copy.steps()[len(game.steps())] == real.steps()[len(game.steps())] == (seat, action, False)
+
+
+def test_the_typed_history_replaces_the_raw_tuples() -> None:
+    """Bots read ``Observation.history`` (``Event``s); the old tuple form still answers, with a warning."""
+    game = Game.new(Rules.preset("transfer", players=3), 2)
+    advance_random(game, random.Random(2), 30)
+    observation = game.observation(0)
+    assert observation.history == tuple(game.events())
+    assert {event.kind for event in observation.history} == {"action", "draw"}
+    with pytest.warns(DeprecationWarning, match="read Observation.history"):
+        raw = observation.raw_history
+    assert len(raw) == len(observation.history)
