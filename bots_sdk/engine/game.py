@@ -644,6 +644,11 @@ class Game:
     def stock_size(self) -> int:
         return self._sleft
 
+    def stock(self) -> list[Card]:
+        """The true stock, top first, the turned-up card last (hidden from players: the third argument of
+        ``from_observation``)."""
+        return [CARDS[i] for i in self._stock[self._sp:]]
+
     @property
     def pickups_in_a_row(self) -> int:
         """Takes in a row, with an empty stock and nobody going out, towards ``pickup_draw_limit``."""

@@ -43,7 +43,7 @@ def mask_of(cards: Iterator[Card] | list[Card] | set[Card] | tuple[Card, ...]) -
 
 def stock_list(game: Game) -> list[int]:
     """The card indices still in the stock, top first (the turned-up card last)."""
-    return list(game._stock[game._sp:])
+    return [card.index for card in game.stock()]
 
 
 def table_cards(game: Game) -> list[Card]:

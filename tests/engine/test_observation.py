@@ -262,8 +262,7 @@ def test_determinize_stock_keeps_the_turned_up_card_at_the_bottom() -> None:
                 continue
             for k in range(3):
                 sample = determinize(game.observation(game.to_act or 0), random.Random(k))
-                stock = sample._stock[sample._sp:]
-                assert stock[-1] == game.trump_card.index
+                assert sample.stock()[-1] is game.trump_card
 
 
 def test_every_legal_action_of_the_real_game_is_legal_in_a_sample() -> None:

@@ -7,12 +7,8 @@ import random
 import pytest
 
 from bots_sdk.engine import Action, Game, InvalidDealError, Rules, Watcher
-from bots_sdk.engine.cards import CARDS, Card
-from tests.engine.helpers import CONFIGS, advance_random, stock_list
-
-
-def true_stock(game: Game) -> list[Card]:
-    return [card for card in (CARDS[i] for i in stock_list(game)) if card is not None]
+from bots_sdk.engine.cards import Card
+from tests.engine.helpers import CONFIGS, advance_random
 
 
 @pytest.mark.parametrize(("preset", "players"), CONFIGS)
@@ -27,7 +23,7 @@ def test_from_observation_with_the_true_cards_continues_the_same_game(preset: st
             continue
         seat = (game.to_act or 0) if seed % 2 else game.bout % players
         rebuilt = Game.from_observation(
-            game.observation(seat), [game.hand_mask(s) for s in range(players)], true_stock(game)
+            game.observation(seat), [game.hand_mask(s) for s in range(players)], game.stock()
         )
         for other in range(players):
             assert rebuilt.observation(other) == game.observation(other), (seed, other)
@@ -44,9 +40,9 @@ def test_from_observation_says_what_does_not_fit() -> None:
     observation = game.observation(0)
     hands = [game.hand_mask(s) for s in range(3)]
     with pytest.raises(ValueError, match=r"hands: sizes \[5, 6, 6\], the observation shows \[6, 6, 6\]"):
-        Game.from_observation(observation, [hands[0] & (hands[0] - 1), *hands[1:]], true_stock(game))
+        Game.from_observation(observation, [hands[0] & (hands[0] - 1), *hands[1:]], game.stock())
     with pytest.raises(ValueError, match="stock: 17 cards, the observation shows 18"):
-        Game.from_observation(observation, hands, true_stock(game)[1:])
+        Game.from_observation(observation, hands, game.stock()[1:])
 
 
 def test_from_observation_rejects_cards_that_would_have_forced_the_observed_decision() -> None:
@@ -58,7 +54,7 @@ def test_from_observation_rejects_cards_that_would_have_forced_the_observed_deci
     jack = Card.parse("JS")
     beaters = [card for card in game.hand(0) if card.suit == game.trump or (card.suit == jack.suit and card > jack)]
     assert [str(card) for card in beaters] == ["KS", "7C"]
-    stock = true_stock(game)
+    stock = game.stock()
     harmless = [card for card in stock[:-1] if card.suit not in (game.trump, jack.suit)][:2]
     hand = game.hand_mask(0)
     for old, new in zip(beaters, harmless, strict=True):
