@@ -120,11 +120,10 @@ class _Snapshots(Watcher):
 
     def __init__(self) -> None:
         self.snaps: list[Snapshot] = []
-        self.bout_start = 0
-        """Events when the bout started: its draws are the ones after."""
         self.out_at_start: set[int] = set()
         """Seats out when the bout started: under ``early_out`` players go out during it."""
         self.ending: dict[str, Any] = {}
+        """The bout being ended, from ``before_bout_end``; ``events`` counts the history before its draws."""
 
     def take(self, game: Game, event: dict[str, Any] | None) -> None:
         self.snaps.append((game.event_count, _state(game), event))
