@@ -4,12 +4,20 @@ Reading a message is strict: an unknown enum value, a missing card or an
 action that names no legal shape raises ``InvalidActionError`` (for actions)
 or ``ProtocolError`` with the field, so the referee can classify the fault and
 the author can see what to fix.
+
+Every enum crosses the wire by name: each table below says which protobuf value
+an engine value is, and is checked at import against the generated descriptor
+(every value but ``*_UNSPECIFIED`` paired, the names alike), so reordering an
+engine enum cannot change a number on the wire. ``tests/sdk/test_wire_numbers.py``
+pins the numbers themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import enum
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk.engine import (
@@ -21,39 +29,100 @@ from bots_sdk.engine import (
     LegalActions,
     Observation,
     Outcome,
+    Rank,
     Reason,
     Rules,
     Suit,
     TablePair,
 )
 from bots_sdk.engine.cards import CARDS
+from bots_sdk.engine.history import ACTED, DREW, HistoryEntry
 
 
 class ProtocolError(DurakError):
     """A message that breaks the contract (a field missing or out of range)."""
 
 
-_KINDS = {kind: int(kind) for kind in ActionKind}
-_REASONS = {reason: i + 1 for i, reason in enumerate(Reason)}
-_REASON_OF = {number: reason for reason, number in _REASONS.items()}
-_FIRST = {"lowest_trump": pb.FIRST_ATTACKER_LOWEST_TRUMP, "dealer_left": pb.FIRST_ATTACKER_DEALER_LEFT}
-_FIRST_OF = {number: name for name, number in _FIRST.items()}
-_THROW = {"all": pb.THROW_IN_ALL, "neighbours": pb.THROW_IN_NEIGHBOURS}
-_THROW_OF = {number: name for name, number in _THROW.items()}
+K = TypeVar("K")
+V = TypeVar("V", bound=int)
+
+
+def wire_name(enum_name: str, value: object) -> str:
+    """The protobuf name of an engine value: ``wire_name("ActionKind", ActionKind.ATTACK)`` is
+    ``ACTION_KIND_ATTACK``, ``wire_name("ThrowIn", "all")`` is ``THROW_IN_ALL``."""
+    prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum_name).upper()
+    return f"{prefix}_{value.name if isinstance(value, enum.Enum) else str(value).upper()}"
+
+
+def _checked(enum_name: str, numbers: dict[K, V]) -> dict[K, V]:
+    """``numbers`` (engine value -> protobuf number), after checking it against the generated descriptor."""
+    wire = {value.name: value.number for value in pb.DESCRIPTOR.enum_types_by_name[enum_name].values if value.number}
+    ours = {wire_name(enum_name, key): number for key, number in numbers.items()}
+    if ours != wire:
+        raise ImportError(f"bots_sdk.convert: the {enum_name} table {ours} disagrees with the generated stubs {wire}")
+    return numbers
+
+
+def _inverse(numbers: Mapping[K, V]) -> dict[int, K]:
+    return {number: key for key, number in numbers.items()}
+
+
+_KINDS: Final = _checked("ActionKind", {
+    ActionKind.ATTACK: pb.ACTION_KIND_ATTACK, ActionKind.DEFEND: pb.ACTION_KIND_DEFEND,
+    ActionKind.TAKE: pb.ACTION_KIND_TAKE, ActionKind.PASS: pb.ACTION_KIND_PASS,
+    ActionKind.TRANSFER: pb.ACTION_KIND_TRANSFER, ActionKind.EXCHANGE: pb.ACTION_KIND_EXCHANGE,
+})
+_KIND_OF: Final = _inverse(_KINDS)
+_KIND_NUMBER: Final = {int(kind): number for kind, number in _KINDS.items()}
+"""By ``Action._k``: filling a message's ``kind`` without building the enum member."""
+_REASONS: Final = _checked("Reason", {
+    Reason.NORMAL: pb.REASON_NORMAL, Reason.TIMEOUT: pb.REASON_TIMEOUT, Reason.CRASH: pb.REASON_CRASH,
+    Reason.ILLEGAL: pb.REASON_ILLEGAL, Reason.PROTOCOL: pb.REASON_PROTOCOL,
+    Reason.PICKUP_LIMIT: pb.REASON_PICKUP_LIMIT, Reason.MAX_BOUTS: pb.REASON_MAX_BOUTS,
+})
+_REASON_OF: Final = _inverse(_REASONS)
+_FIRST: Final = _checked("FirstAttacker", {
+    "lowest_trump": pb.FIRST_ATTACKER_LOWEST_TRUMP, "dealer_left": pb.FIRST_ATTACKER_DEALER_LEFT,
+})
+_FIRST_OF: Final = _inverse(_FIRST)
+_THROW: Final = _checked("ThrowIn", {"all": pb.THROW_IN_ALL, "neighbours": pb.THROW_IN_NEIGHBOURS})
+_THROW_OF: Final = _inverse(_THROW)
+_SUITS: Final = _checked("Suit", {
+    Suit.SPADES: pb.SUIT_SPADES, Suit.HEARTS: pb.SUIT_HEARTS, Suit.DIAMONDS: pb.SUIT_DIAMONDS,
+    Suit.CLUBS: pb.SUIT_CLUBS,
+})
+_SUIT_OF: Final = _inverse(_SUITS)
+_RANKS: Final = _checked("Rank", {
+    Rank.TWO: pb.RANK_TWO, Rank.THREE: pb.RANK_THREE, Rank.FOUR: pb.RANK_FOUR, Rank.FIVE: pb.RANK_FIVE,
+    Rank.SIX: pb.RANK_SIX, Rank.SEVEN: pb.RANK_SEVEN, Rank.EIGHT: pb.RANK_EIGHT, Rank.NINE: pb.RANK_NINE,
+    Rank.TEN: pb.RANK_TEN, Rank.JACK: pb.RANK_JACK, Rank.QUEEN: pb.RANK_QUEEN, Rank.KING: pb.RANK_KING,
+    Rank.ACE: pb.RANK_ACE,
+})
+_RANK_OF: Final = _inverse(_RANKS)
+_EVENT_KINDS: Final = _checked("EventKind", {"action": pb.EVENT_KIND_ACTION, "draw": pb.EVENT_KIND_DRAW})
+
+WIRE_ENUMS: Final[dict[str, Mapping[Any, int]]] = {
+    "ActionKind": _KINDS, "Reason": _REASONS, "FirstAttacker": _FIRST, "ThrowIn": _THROW, "Suit": _SUITS,
+    "Rank": _RANKS, "EventKind": _EVENT_KINDS,
+}
+"""Every enum of ``durak.v1`` by its protobuf name: engine value -> number (the test pins them)."""
 
 
 # ---------------------------------------------------------------- cards and actions
 
 
 def card_to_pb(card: Card) -> pb.Card:
-    return pb.Card(rank=int(card.rank), suit=int(card.suit) + 1)  # type: ignore[arg-type]
+    rank, suit = _CARD_FIELDS[card.index]
+    return pb.Card(rank=rank, suit=suit)
 
 
 def card_from_pb(message: pb.Card, field: str = "card") -> Card:
-    suit = message.suit - 1
-    if not 0 <= suit <= 3 or not 2 <= message.rank <= 14:
+    suit = _SUIT_OF.get(message.suit)
+    rank = _RANK_OF.get(message.rank)
+    card = CARDS[suit * 16 + rank] if suit is not None and rank is not None else None
+    if card is None:
         raise ProtocolError(f"{field}: rank {message.rank} and suit {message.suit} name no card")
-    return CARDS[suit * 16 + message.rank]
+    return card
 
 
 def cards_from_pb(messages: Iterable[pb.Card], field: str) -> tuple[Card, ...]:
@@ -61,7 +130,7 @@ def cards_from_pb(messages: Iterable[pb.Card], field: str) -> tuple[Card, ...]:
 
 
 _CARD_FIELDS: dict[int, tuple[Any, Any]] = {
-    card.index: (int(card.rank), int(card.suit) + 1) for card in CARDS if card is not None
+    card.index: (_RANKS[card.rank], _SUITS[card.suit]) for card in CARDS if card is not None
 }
 """Per card index, the message's (rank, suit) numbers."""
 
@@ -73,7 +142,7 @@ def _add_cards(field: Any, cards: Iterable[Card]) -> None:
 
 
 def _fill_action(message: pb.Action, action: Action) -> None:
-    message.kind = action._k  # type: ignore[assignment]
+    message.kind = _KIND_NUMBER[action._k]
     message.text = action._text
     if action.card is not None:
         message.card.rank, message.card.suit = _CARD_FIELDS[action._a]
@@ -94,9 +163,9 @@ def action_from_pb(message: pb.Action) -> Action:
         if not message.text:
             raise InvalidActionError("action: neither kind nor text is set (an empty answer)")
         return Action.parse(message.text)
-    if kind_number not in _KINDS.values():
+    kind = _KIND_OF.get(kind_number)
+    if kind is None:
         raise InvalidActionError(f"action.kind: {kind_number} is not an ActionKind value")
-    kind = ActionKind(kind_number)
     try:
         if kind is ActionKind.DEFEND:
             if not message.HasField("card") or not message.HasField("target"):
@@ -151,7 +220,7 @@ def rules_from_pb(message: pb.Rules) -> Rules:
 
 def outcome_to_pb(outcome: Outcome) -> pb.Outcome:
     message = pb.Outcome(
-        draw=outcome.draw, reason=_REASONS[outcome.reason],  # type: ignore[arg-type]
+        draw=outcome.draw, reason=_REASONS[outcome.reason],
         out_order=outcome.out_order, detail=outcome.detail,
     )
     if outcome.durak is not None:
@@ -177,34 +246,33 @@ def outcome_from_pb(message: pb.Outcome) -> Outcome:
 
 # ---------------------------------------------------------------- observations
 
-HistoryEntry = tuple[int, int, object, object]
-
-
 def events_to_pb(history: Sequence[HistoryEntry]) -> list[pb.Event]:
     """History entries (the engine's raw form) as messages."""
     events = []
-    for kind, seat, value, flag in history:
-        if kind == 0:
+    for tag, seat, value, flag in history:
+        if tag == ACTED:
             events.append(pb.Event(
-                kind=pb.EVENT_KIND_ACTION, seat=seat,
+                kind=_EVENT_KINDS["action"], seat=seat,
                 action=action_to_pb(value),  # type: ignore[arg-type]
                 forced=bool(flag),
             ))
         else:
-            events.append(pb.Event(kind=pb.EVENT_KIND_DRAW, seat=seat, count=value, turn_up=bool(flag)))  # type: ignore[arg-type]
+            events.append(pb.Event(
+                kind=_EVENT_KINDS["draw"], seat=seat, count=value, turn_up=bool(flag),  # type: ignore[arg-type]
+            ))
     return events
 
 
 def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
     out: list[HistoryEntry] = []
     for i, event in enumerate(events):
-        if event.kind == pb.EVENT_KIND_ACTION:
+        if event.kind == _EVENT_KINDS["action"]:
             try:
-                out.append((0, event.seat, action_from_pb(event.action), event.forced))
+                out.append((ACTED, event.seat, action_from_pb(event.action), event.forced))
             except InvalidActionError as error:
                 raise ProtocolError(f"observation.history[{i}]: {error}") from None
-        elif event.kind == pb.EVENT_KIND_DRAW:
-            out.append((1, event.seat, event.count, event.turn_up))
+        elif event.kind == _EVENT_KINDS["draw"]:
+            out.append((DREW, event.seat, event.count, event.turn_up))
         else:
             raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
     return out
@@ -231,7 +299,7 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
     if not message.HasField("rules"):
         message.rules.CopyFrom(rules_to_pb(obs.rules))
     message.seat = obs.seat
-    message.trump = int(obs.trump) + 1  # type: ignore[assignment]
+    message.trump = _SUITS[obs.trump]
     message.trump_card.CopyFrom(card_to_pb(obs.trump_card))
     if obs.trump_drawn_by is not None:
         message.trump_drawn_by = obs.trump_drawn_by
@@ -263,7 +331,7 @@ def observation_to_pb(observation: Observation, into: pb.Observation | None = No
         _fill_action(message.legal_actions.add(), action)
     for cards in obs.known_cards:
         _add_cards(message.known_cards.add().cards, cards)
-    message.history.extend(events_to_pb(obs.raw_history[len(message.history):]))
+    message.history.extend(events_to_pb(obs._history[len(message.history):]))
     return message
 
 
@@ -279,7 +347,8 @@ def observation_from_pb(
         rules = rules if rules is not None else rules_from_pb(message.rules)
     except DurakError as error:
         raise ProtocolError(f"observation.rules: {error}") from None
-    if message.trump not in (1, 2, 3, 4):
+    trump = _SUIT_OF.get(message.trump)
+    if trump is None:
         raise ProtocolError(f"observation.trump: {message.trump} is not a suit")
     try:
         legal = [action_from_pb(a) for a in message.legal_actions]
@@ -287,7 +356,7 @@ def observation_from_pb(
         raise ProtocolError(f"observation.legal_actions: {error}") from None
     return Observation(
         seat=message.seat, rules=rules, hand=cards_from_pb(message.hand, "observation.hand"),
-        trump=Suit(message.trump - 1), trump_card=card_from_pb(message.trump_card, "observation.trump_card"),
+        trump=trump, trump_card=card_from_pb(message.trump_card, "observation.trump_card"),
         trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
         stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
         out_order=tuple(message.out_order),
@@ -308,6 +377,6 @@ def observation_from_pb(
         legal_actions=LegalActions(legal),
         known_cards=tuple(cards_from_pb(c.cards, "observation.known_cards") for c in message.known_cards),
         outcome=None,
-        raw_history=tuple(history if history is not None else events_from_pb(message.history)),
+        _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,
     )

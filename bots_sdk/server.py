@@ -26,7 +26,6 @@ from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
 from bots_sdk.bot import Bot
 from bots_sdk.convert import (
-    HistoryEntry,
     ProtocolError,
     action_to_pb,
     events_from_pb,
@@ -35,6 +34,7 @@ from bots_sdk.convert import (
     rules_from_pb,
 )
 from bots_sdk.engine import Action, DurakError, Rules
+from bots_sdk.engine.history import HistoryEntry
 
 ADDRESS_VARIABLE = "DURAK_BOT_ADDRESS"
 SDK_VERSION = "0.1.0"

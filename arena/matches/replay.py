@@ -61,9 +61,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules
+from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules, Watcher
 from bots_sdk.engine.cards import mask_to_cards
-from bots_sdk.engine.game import ACTED, DREW
 from bots_sdk.engine.outcome import Reason
 
 FORMAT: Final = "durak-frames/1"
@@ -107,44 +106,52 @@ def seat_view(frames: Mapping[str, Any], step: int, seat: int) -> dict[str, Any]
 # ---------------------------------------------------------------------- the engine, watched
 
 
-class _Watched(Game):
-    """A ``Game`` that snapshots its state after every action and every end of a bout.
+Snapshot = tuple[int, dict[str, Any], dict[str, Any] | None]
+"""``(events so far, the state, the end of a bout or None)``."""
 
-    The engine applies forced moves inside ``push``; watching its steps
-    (``_after_step``) and its ends of bouts (``_end_bout``) gives the state after
-    each of them. Forced passes are written straight to the history and change
-    nothing visible.
+
+class _Snapshots(Watcher):
+    """Snapshots a game's state after every action and every end of a bout.
+
+    The engine applies forced moves inside ``push``; watching its steps and its
+    ends of bouts gives the state after each of them. Forced passes go straight
+    to the history and change nothing visible.
     """
 
-    _watched = True
+    def __init__(self) -> None:
+        self.snaps: list[Snapshot] = []
+        self.out_at_start: set[int] = set()
+        """Seats out when the bout started: under ``early_out`` players go out during it."""
+        self.ending: dict[str, Any] = {}
+        """The bout being ended, from ``before_bout_end``; ``events`` counts the history before its draws."""
 
-    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
-        if not self.__dict__.get("_snaps"):
-            self._snapshot(None)  # the deal, before a forced move made during it
+    def take(self, game: Game, event: dict[str, Any] | None) -> None:
+        self.snaps.append((game.event_count, _state(game), event))
 
-    def _after_step(self) -> None:
-        self._snapshot(None)
+    def before_step(self, game: Game, seat: int, action: Action, forced: bool) -> None:
+        if not self.snaps:
+            self.take(game, None)  # the deal, before a forced move made during it
 
-    def _end_bout(self) -> bool:
-        before = len(self._history)
-        defender = self.defender
-        taken = self.take_declared
-        bout = self.bout
-        cards = [str(c) for pair in self.table() for c in pair if c is not None]
-        was_out = set(self.out_order)
-        over = super()._end_bout()
-        draws = [[e[1], e[2]] for e in self._history[before:] if e[0] == DREW]
-        event = {
-            "bout": bout, "taken": taken, "by": defender, "cards": cards, "draws": draws,
-            "out": [s for s in self.out_order if s not in was_out],
-            "turn_up": any(e[0] == DREW and e[3] for e in self._history[before:]),
+    def after_step(self, game: Game) -> None:
+        self.take(game, None)
+
+    def before_bout_end(self, game: Game) -> None:
+        self.ending = {
+            "bout": game.bout, "taken": game.take_declared, "by": game.defender,
+            "cards": [str(c) for pair in game.table() for c in pair if c is not None],
+            "events": game.event_count,
         }
-        self._snapshot(event)
-        return over
 
-    def _snapshot(self, event: dict[str, Any] | None) -> None:
-        snaps: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = self.__dict__.setdefault("_snaps", [])
-        snaps.append((len(self._history), _state(self), event))
+    def after_bout_end(self, game: Game, over: bool) -> None:
+        ending = self.ending
+        drawn = [e for e in game.events(ending.pop("events")) if e.kind == "draw"]
+        ending.update(
+            draws=[[e.seat, e.count] for e in drawn],
+            out=[s for s in game.out_order if s not in self.out_at_start],
+            turn_up=any(e.turn_up for e in drawn),
+        )
+        self.take(game, ending)
+        self.out_at_start = set(game.out_order)
 
 
 def _sort_key(trump: int) -> Any:
@@ -421,12 +428,13 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
 
 def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int, Action, int | None]],
             seats: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Game, str]:
-    game = _Watched.from_deck(rules, deck, dealer)
-    assert isinstance(game, _Watched)
-    if not game.__dict__.get("_snaps"):
-        game._snapshot(None)
+    watcher = _Snapshots()
+    game = Game.from_deck(rules, deck, dealer, watcher)
+    if not watcher.snaps:
+        watcher.take(game, None)
+    snaps = watcher.snaps
     steps: list[dict[str, Any]] = []
-    deal = dict(game.__dict__["_snaps"][0][1])
+    deal = dict(snaps[0][1])
     first = deal["attacker"]
     deal.update(
         seat=None, action=None, forced=False, ms=None, label="deal", hl=[], bout_end=None, forfeit=None,
@@ -442,20 +450,20 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
 
     def collect(ms: int | None) -> None:
         nonlocal seen, used, previous
-        history = game._history
-        snaps = game.__dict__["_snaps"]
-        acted = [i for i in range(seen, len(history)) if history[i][0] == ACTED]
+        events = game.events(seen)
+        total = seen + len(events)
+        acted = [i for i, e in enumerate(events) if e.action is not None]
         for j, index in enumerate(acted):
-            limit = acted[j + 1] if j + 1 < len(acted) else len(history)
+            limit = seen + acted[j + 1] if j + 1 < len(acted) else total
             state: dict[str, Any] = previous
             event = None
             while used < len(snaps) and snaps[used][0] <= limit:
                 state = snaps[used][1]
                 event = snaps[used][2] or event
                 used += 1
-            _, seat, action, forced = history[index]
-            assert isinstance(action, Action)
-            label, caption, hl = _describe(action, seat, bool(forced), previous, state, seats)
+            seat, action, forced = events[index].seat, events[index].action, events[index].forced
+            assert action is not None
+            label, caption, hl = _describe(action, seat, forced, previous, state, seats)
             step = dict(state)
             if event is not None:
                 caption += ". " + _bout_sentence(event, seats, state["trump_card"])
@@ -467,12 +475,12 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
                 stand_in = _stand_in_sentence(previous, state, seats)
                 caption += f" {stand_in}" if stand_in else ""
             step.update(
-                seat=seat, action=str(action), forced=bool(forced), ms=None if forced else ms, label=label,
+                seat=seat, action=str(action), forced=forced, ms=None if forced else ms, label=label,
                 caption=caption, hl=hl, bout_end=event, forfeit=None,
             )
             steps.append(step)
             previous = state
-        seen = len(history)
+        seen = total
 
     collect(None)
     error = ""

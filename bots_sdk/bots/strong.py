@@ -59,16 +59,17 @@ from bots_sdk.bots.gentle import (
     GentleBot,
 )
 from bots_sdk.engine import Action, Game, Observation, determinize
-from bots_sdk.engine.actions import TAKE, defend_action
+from bots_sdk.engine.actions import (
+    KIND_ATTACK,
+    KIND_DEFEND,
+    KIND_EXCHANGE,
+    KIND_PASS,
+    KIND_TAKE,
+    KIND_TRANSFER,
+    TAKE,
+    defend_action,
+)
 from bots_sdk.engine.cards import BEATERS, DECK_RANKS, RANK_MASK_OF_INDEX, suit_mask
-
-_K_ATTACK = 1
-_K_DEFEND = 2
-_K_TAKE = 3
-_K_PASS = 4
-_K_TRANSFER = 5
-_K_EXCHANGE = 6
-"""``Action._k`` values (``ActionKind`` as plain ints, which compare faster in the playout loop)."""
 
 SAFETY_S = 0.002
 """Stop this long before the deadline: returning the answer and the caller's bookkeeping take time."""
@@ -127,11 +128,11 @@ def _policy(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     last = legal[-1]._k
     if ctx.exchange:
         for action in legal:
-            if action._k == _K_EXCHANGE:
+            if action._k == KIND_EXCHANGE:
                 return action  # a higher trump for the six, always worth it
-    if last == _K_TAKE:
+    if last == KIND_TAKE:
         return _defend(game, legal, ctx)
-    if last == _K_PASS:
+    if last == KIND_PASS:
         return _throw_in(game, legal, ctx)
     return _lead(game, legal, ctx)
 
@@ -171,7 +172,7 @@ def _throw_in(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     best = legal[-1]  # pass
     best_score = math.inf
     for action in legal:
-        if action._k != _K_ATTACK:
+        if action._k != KIND_ATTACK:
             continue
         c = action._a
         value = _value(c, ctx, fullness)
@@ -230,7 +231,7 @@ def _defend(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
         best_transfer: Action | None = None
         best_value = math.inf
         for action in legal:
-            if action._k == _K_TRANSFER:
+            if action._k == KIND_TRANSFER:
                 value = _value(action._a, ctx, fullness)
                 if value < best_value:
                     best_transfer, best_value = action, value
@@ -274,9 +275,9 @@ def _candidates(legal: Sequence[Action], ctx: _Context) -> list[Action]:
     ``MAX_DEFENCES_PER_TARGET`` cheapest same-suit and trump beaters."""
     out: list[Action] = []
     kept: dict[tuple[int, bool], int] = {}
-    defences = sorted((a for a in legal if a._k == _K_DEFEND), key=lambda a: a._a & 15)
+    defences = sorted((a for a in legal if a._k == KIND_DEFEND), key=lambda a: a._a & 15)
     for action in legal:
-        if action._k != _K_DEFEND:
+        if action._k != KIND_DEFEND:
             out.append(action)
     for action in defences:
         key = (action._b, action._a >> 4 == ctx.trump)
@@ -319,7 +320,7 @@ class StrongBot(Bot):
         if len(legal) == 1:
             return legal[0]
         for action in legal:
-            if action._k == _K_EXCHANGE:
+            if action._k == KIND_EXCHANGE:
                 # The six for a higher trump: strictly better, and the turn-up is public anyway.
                 return action
         budget = self._budget_s

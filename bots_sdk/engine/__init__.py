@@ -19,16 +19,18 @@ from bots_sdk.engine.errors import (
     RecordError,
 )
 from bots_sdk.engine.game import Game
+from bots_sdk.engine.history import Event
 from bots_sdk.engine.legal import LegalActions
-from bots_sdk.engine.observation import Event, Observation, TablePair
+from bots_sdk.engine.observation import Observation, TablePair
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.record import GameRecord, RecordedAction, SeatInfo
 from bots_sdk.engine.rules import PLAYER_COUNTS, PRESETS, TEAM_PRESETS, Rules
+from bots_sdk.engine.watch import Watcher
 
 __all__ = [
     "PLAYER_COUNTS", "PRESETS", "TEAM_PRESETS", "Action", "ActionKind", "Card", "CardSet", "DurakError", "Event",
     "Game", "GameRecord",
     "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDealError", "InvalidRulesError",
     "LegalActions", "Observation", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules",
-    "SeatInfo", "Suit", "TablePair", "determinize",
+    "SeatInfo", "Suit", "TablePair", "Watcher", "determinize",
 ]

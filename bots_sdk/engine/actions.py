@@ -21,19 +21,28 @@ from typing import ClassVar, Final
 from bots_sdk.engine.cards import CARDS, SUIT_BITS, Card, rank_mask
 from bots_sdk.engine.errors import InvalidActionError, InvalidCardError
 
+KIND_ATTACK: Final = 1
+KIND_DEFEND: Final = 2
+KIND_TAKE: Final = 3
+KIND_PASS: Final = 4
+KIND_TRANSFER: Final = 5
+KIND_EXCHANGE: Final = 6
+"""``ActionKind`` values as plain ints (``Action._k``): the engine's ``push`` and the playouts of
+search bots compare these, which is faster than comparing enum members."""
+
 
 class ActionKind(enum.IntEnum):
-    ATTACK = 1
+    ATTACK = KIND_ATTACK
     """Add an attack card: the lead, or a throw-in of a rank already on the table."""
-    DEFEND = 2
+    DEFEND = KIND_DEFEND
     """Beat one unbeaten attack card."""
-    TAKE = 3
+    TAKE = KIND_TAKE
     """The defender will pick up the table."""
-    PASS = 4
+    PASS = KIND_PASS
     """An attacker adds nothing now."""
-    TRANSFER = 5
+    TRANSFER = KIND_TRANSFER
     """The defender adds a card of the attack rank and the next player defends."""
-    EXCHANGE = 6
+    EXCHANGE = KIND_EXCHANGE
     """Swap the trump six for the turned-up trump."""
 
 
@@ -54,7 +63,7 @@ class Action:
     """For a defence: the attack card it beats."""
     _text: str
     _k: int
-    """``kind`` as a plain int, for the engine's dispatch."""
+    """``kind`` as a plain int (one of the ``KIND_*`` constants), for the engine's dispatch."""
     _a: int
     """The index of ``card`` (-1 if none)."""
     _b: int

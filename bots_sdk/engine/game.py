@@ -45,12 +45,17 @@ from collections.abc import Callable, Collection, Sequence
 from functools import reduce
 from itertools import accumulate
 from operator import xor
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from bots_sdk.engine.actions import (
     ATTACKS,
     DEFENDS,
     EXCHANGE,
+    KIND_ATTACK,
+    KIND_DEFEND,
+    KIND_PASS,
+    KIND_TAKE,
+    KIND_TRANSFER,
     PASS,
     TAKE,
     TRANSFERS,
@@ -62,27 +67,28 @@ from bots_sdk.engine.cards import (
     BEATERS,
     CARDS,
     RANK_LETTERS,
+    RANK_MASK_OF_INDEX,
     Card,
     CardSet,
     Suit,
+    cards_to_mask,
     deck_cards,
     mask_to_cards,
     suit_mask,
 )
 from bots_sdk.engine.errors import IllegalActionError, InvalidActionError, InvalidDealError
+from bots_sdk.engine.history import ACTED, DREW, Event, HistoryEntry, to_event
 from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.observation import Observation, observe
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.rules import Rules
 
+if TYPE_CHECKING:
+    from bots_sdk.engine.watch import Watcher
+
 ATTACKING: Final = 0
 DEFENDING: Final = 1
 OVER: Final = 2
-
-ACTED: Final = 0
-"""History entry ``(ACTED, seat, action, forced)``."""
-DREW: Final = 1
-"""History entry ``(DREW, seat, count, drew_turn_up)``."""
 
 _NO_LIMIT: Final = 1 << 30
 _EMPTY_LEGAL: Final = LegalActions()
@@ -209,37 +215,88 @@ def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Ga
 class Game:
     """One game of Durak: deal, bouts, drawing and the end, under one ``Rules``.
 
-    Construct with ``Game.new(rules, seed)`` or ``Game.from_deck(rules, deck, dealer)``.
-    ``apply`` checks an action and says why it is illegal; ``push`` is the unchecked
-    fast path for search, for actions taken from ``legal_actions()``.
+    Construct with ``Game.new(rules, seed)`` or ``Game.from_deck(rules, deck, dealer)``
+    (either may take a ``Watcher``, told of every step), or with
+    ``Game.from_observation(observation, hands, stock)`` for a sample of what a seat
+    cannot see. ``apply`` checks an action and says why it is illegal; ``push`` is the
+    unchecked fast path for search, for actions taken from ``legal_actions()``.
+
+    The state lives in slots with short names, read by the hot loop of ``push``. Cards are
+    indices ``suit * 16 + rank`` (``Card.index``); a card set is an int with bit ``index``
+    set per card (``CardSet``). A *position* is a place at the table; with teams a partner
+    may play another's position (``_actor``), without teams seat and position are one.
+
+    Constant through a game (``_set_rules``):
+
+    - ``rules``, ``dealer``; ``_n`` the number of seats; ``_hand_size`` the size hands are refilled to.
+    - ``_early``, ``_multi``, ``_transfer``, ``_neighbours``: the options ``early_out``,
+      ``multi_card_attacks``, ``transfer`` and ``throw_in == "neighbours"``.
+    - ``_bout_limit``, ``_first_limit``: L1 of later bouts and of bout 1 (``_NO_LIMIT`` for none);
+      ``_max_bouts``.
+    - ``_draw_orders``, ``_throw_orders``: per ``attacker * n + defender``, the drawing order and who may
+      throw in while every seat plays (shared tables, built once per table size).
+    - ``_team_of`` (per seat its team, ``None`` without teams), ``_members`` (the teams' seats),
+      ``_stand_ins`` (per position, its team's seats clockwise from it).
+    - ``_watcher``: the ``Watcher`` told of every step, or ``None``.
+    - ``_deck``: the deal order (card indices), for ``deck``.
+
+    The cards:
+
+    - ``_hands``: per seat its card set; ``_known``: per seat the cards of it every seat has seen
+      go in (picked up, the drawn turn-up; ``known_mask`` keeps those still held).
+    - ``_stock``: card indices top first, the turned-up card last; ``_drawn`` its running XOR
+      (``_set_stock``); ``_sp`` how many have been drawn; ``_sleft`` how many are left.
+    - ``_trump`` the trump suit, ``_turn_up`` the turned-up card (after an exchange, the six),
+      ``_trump_mask`` the trump suit's cards, ``_beaters`` per card the set of cards beating it,
+      ``_six`` the trump six, ``_trump_drawn_by`` who drew the turn-up.
+    - ``_exchange_ok``: a trump exchange is still possible (``_exchange_possible`` and the six has
+      never been on the table).
+    - ``_discard``: the discard pile.
+
+    The bout:
+
+    - ``_bout`` its number from 1; ``_limit`` its L1; ``_def_start`` the defender's hand when
+      the bout (or the last transfer) started, L2.
+    - ``_attacker``, ``_defender``: the main attacker and the defender; ``_apos``, ``_dpos``: the
+      positions they play.
+    - ``_att``: the attack cards in order; ``_cov``: per attack card the card that beat it, or -1;
+      ``_table``: every card on the table; ``_nunb``: how many attack cards are unbeaten;
+      ``_ranks``: every card of a rank on the table (what a throw-in may match).
+    - ``_taken``: the defender has declared a take; ``_take_hand``: their hand size then (L3).
+    - ``_phase``: ``ATTACKING``, ``DEFENDING`` or ``OVER``; ``_poll``: in the attackers' phase, the
+      index in the throw-in order of the next seat to ask.
+
+    The game:
+
+    - ``_to_act``: the seat whose decision the game waits for; ``_legal``: its legal actions.
+    - ``_out``: per seat, out (safe); ``_out_order``: who went out, in order; ``_outs_before``: how
+      many were out when the bout started (for the pick-up streak).
+    - ``_streak``: takes in a row towards ``pickup_draw_limit``; ``_outcome``: the end, once over.
+    - ``_history``: the public history, ``bots_sdk.engine.history`` entries.
     """
 
     # Slots, not a ``__dict__``: every step reads and writes a few dozen of them, and a slot is
-    # the fastest attribute Python has (a tenth off random play). ``_setup`` sets them all and
-    # ``clone`` copies them all.
+    # the fastest attribute Python has (a tenth off random play). ``_setup`` (or ``from_observation``)
+    # sets them all and ``clone`` copies them all.
     __slots__ = (
         "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
         "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
         "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
-        "_nunb", "_out", "_out_order", "_outcome", "_phase", "_poll", "_ranks", "_six", "_sleft", "_sp", "_stand_ins",
-        "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders", "_to_act", "_transfer",
-        "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watching", "dealer", "rules",
+        "_nunb", "_out", "_out_order", "_outcome", "_outs_before", "_phase", "_poll", "_ranks", "_six", "_sleft",
+        "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
+        "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
     )
     rules: Rules
     dealer: int
-    _watched: ClassVar[bool] = False
-    """A subclass that sets it gets ``_before_step`` and ``_after_step`` called around every step a
-    player takes (forced ones too, except passes): the replay viewer's snapshots and the tests'
-    rules model watch the engine through them. ``_setup`` copies it into a slot, so a plain game
-    pays one slot read a ``push``."""
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | str | random.Random | None = None) -> Game:
+    def new(cls, rules: Rules, seed: int | str | random.Random | None = None, watcher: Watcher | None = None) -> Game:
         """A game dealt from a deck shuffled by ``random.Random(seed)`` (reproducible per seed).
 
-        ``seed`` may also be a ``random.Random`` to draw the shuffle from.
+        ``seed`` may also be a ``random.Random`` to draw the shuffle from. A ``watcher`` is told
+        of every step from the deal on (``bots_sdk.engine.watch``).
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         order = _DECK_INDICES[rules.deck][:]
@@ -248,11 +305,13 @@ class Game:
         else:
             rng.shuffle(order)
         game = object.__new__(cls)
-        game._setup(rules, order, rules.players - 1)
+        game._setup(rules, order, rules.players - 1, watcher)
         return game
 
     @classmethod
-    def from_deck(cls, rules: Rules, deck: Sequence[Card | str], dealer: int | None = None) -> Game:
+    def from_deck(
+        cls, rules: Rules, deck: Sequence[Card | str], dealer: int | None = None, watcher: Watcher | None = None
+    ) -> Game:
         """A game dealt from an explicit deck order; ``dealer`` defaults to seat ``players - 1``."""
         n = rules.players
         if dealer is None:
@@ -275,14 +334,110 @@ class Game:
                 + (f" (missing {', '.join(map(str, missing[:5]))})" if missing else "")
             )
         game = object.__new__(cls)
-        game._setup(rules, [c.index for c in cards], dealer)
+        game._setup(rules, [c.index for c in cards], dealer, watcher)
         return game
 
-    def _setup(self, rules: Rules, idx: list[int], dealer: int) -> None:
+    @classmethod
+    def from_observation(cls, observation: Observation, hands: Sequence[CardSet], stock: Sequence[Card]) -> Game:
+        """The game at the moment ``observation`` shows, with the hidden cards as given: determinization.
+
+        ``hands`` is every seat's whole hand as a card set, the observer's own and the cards
+        known to be in each hand included; ``stock`` the stock, top first and, while it holds
+        cards, the turned-up card last. Everything public (table, discard, roles, limits, who is
+        out, the history) comes from the observation, so the game continues exactly from there.
+        ``determinize`` draws the hidden cards at random and calls this.
+
+        Raises ``ValueError`` if the sizes of ``hands`` or ``stock`` differ from the observed ones,
+        and ``InvalidDealError`` if with these cards the seat to act would have a single option,
+        which the engine would have applied by itself: the observed decision could not have been
+        asked then, so the sample contradicts the observation.
+        """
+        obs = observation
+        rules = obs.rules
+        sizes = [hand.bit_count() for hand in hands]
+        if sizes != list(obs.hand_sizes):
+            raise ValueError(f"hands: sizes {sizes}, the observation shows {list(obs.hand_sizes)}")
+        if len(stock) != obs.stock_size or (stock and stock[-1] is not obs.trump_card):
+            raise ValueError(
+                f"stock: {len(stock)} cards, the observation shows {obs.stock_size} with {obs.trump_card} last"
+            )
+        game = object.__new__(cls)
+        game._set_rules(rules, obs.dealer, None)
+        game._deck = _DECK_INDICES[rules.deck]  # the deal is not known: the deck in index order stands for it
+        game._hands = list(hands)
+        game._known = [cards_to_mask(cards) for cards in obs.known_cards]
+        game._set_stock([card.index for card in stock])
+        game._sp = 0
+        game._sleft = len(stock)
+        game._set_trump(obs.trump_card.index)
+        game._trump_drawn_by = obs.trump_drawn_by
+        game._discard = cards_to_mask(obs.discard)
+        game._att = [pair.attack.index for pair in obs.table]
+        game._cov = [pair.cover.index if pair.cover else -1 for pair in obs.table]
+        table = ranks = 0
+        for i in (*game._att, *game._cov):
+            if i >= 0:
+                table |= 1 << i
+                ranks |= RANK_MASK_OF_INDEX[i]
+        game._table = table
+        game._ranks = ranks
+        game._nunb = game._cov.count(-1)
+        game._bout = obs.bout
+        if obs.bout > 1:
+            game._limit = game._bout_limit  # ``_set_rules`` set bout 1's
+        game._attacker = obs.attacker
+        game._defender = obs.defender
+        game._apos = obs.attacker_position
+        game._dpos = obs.defender_position
+        game._def_start = obs.attack_limit  # min(L1, L2) as observed: all that the engine needs of L2
+        game._taken = obs.take_declared
+        game._take_hand = obs.hand_sizes[obs.defender]  # the defender's hand has not changed since the take
+        game._out = list(obs.out)
+        game._out_order = list(obs.out_order)
+        game._streak = obs.pickups_in_a_row
+        history = list(obs._history)
+        game._history = history
+        six = game._six
+        game._exchange_ok = game._exchange_possible() and not any(
+            entry[0] == ACTED and entry[2]._a == six for entry in history  # type: ignore[attr-defined]
+        )
+        # Who went out during this bout counts for the pick-up streak: under ``early_out``, the seats out
+        # now that played one of the cards on the table (the history's last card plays, one per card).
+        played = set()
+        cards = table.bit_count()
+        for entry in reversed(history):
+            if not cards:
+                break
+            if entry[0] == ACTED and entry[2]._a >= 0:  # type: ignore[attr-defined]
+                played.add(entry[1])
+                cards -= 1
+        game._outs_before = len(game._out_order) - len(played.intersection(game._out_order))
+        game._to_act = None
+        game._legal = _EMPTY_LEGAL
+        game._outcome = obs.outcome
+        if obs.outcome is not None:
+            game._finish()
+            return game
+        to_act = obs.to_act
+        if to_act == obs.defender:
+            game._phase = DEFENDING
+            game._poll = 0
+        else:
+            game._phase = ATTACKING
+            order = game._order()
+            game._poll = order.index(to_act) if to_act in order else len(order)
+        game.push(None)
+        if game._to_act != to_act or len(history) != len(obs._history):
+            raise InvalidDealError(
+                f"hands: with these cards seat {to_act} would have had a single option, not the observed decision"
+            )
+        return game
+
+    def _set_rules(self, rules: Rules, dealer: int, watcher: Watcher | None) -> None:
+        """The slots that stay constant through a game: the rules' options in the form ``push`` reads."""
         n = rules.players
         self.rules = rules
         self.dealer = dealer
-        self._deck = idx
         self._n = n
         self._hand_size = rules.hand_size
         self._early = rules.early_out
@@ -294,7 +449,7 @@ class Game:
         # L1 of the current bout: the first bout's now, ``_end_bout`` sets the later ones'.
         self._limit = min(self._first_limit, self._bout_limit)
         self._max_bouts = rules.max_bouts
-        self._watching = self._watched
+        self._watcher = watcher
         self._draw_orders = _draw_orders(n)
         self._throw_orders = _throw_orders(n)
         teams = rules.teams
@@ -312,6 +467,28 @@ class Game:
             self._stand_ins = [
                 tuple((p + i) % n for i in range(n) if team_of[(p + i) % n] == team_of[p]) for p in range(n)
             ]
+
+    def _set_trump(self, turn_up: int) -> None:
+        """The trump suit's slots, from the turned-up card."""
+        trump = turn_up >> 4
+        self._trump = trump
+        self._turn_up = turn_up
+        self._trump_mask = suit_mask(trump)
+        self._beaters = BEATERS[trump]
+        self._six = (trump << 4) + 6
+
+    def _exchange_possible(self) -> bool:
+        """Whether a trump exchange is possible at all: the option is on, the deck has a six, the turned-up
+        card is not the six and is still in the stock. (It is also lost for good once the six has been on
+        the table, which ``_exchange_ok`` adds.)"""
+        rules = self.rules
+        return rules.trump_exchange and rules.deck != 24 and self._turn_up != self._six and self._sleft > 0
+
+    def _setup(self, rules: Rules, idx: list[int], dealer: int, watcher: Watcher | None) -> None:
+        """Deal ``idx`` (card indices, ``idx[0]`` to the dealer's left) and run to the first decision."""
+        n = rules.players
+        self._set_rules(rules, dealer, watcher)
+        self._deck = idx
         deal = rules.deal_size
         # Dealt one at a time clockwise from the dealer's left: seat s gets every n-th card from its turn.
         hands = [reduce(xor, map(_BIT.__getitem__, idx[(s - dealer - 1) % n:deal:n]), 0) for s in range(n)]
@@ -325,15 +502,9 @@ class Game:
             known[dealer] |= 1 << turn_up
         self._sp = 0
         self._sleft = len(self._stock)
-        trump = turn_up >> 4
-        self._trump = trump
-        self._turn_up = turn_up
-        self._trump_mask = suit_mask(trump)
-        self._beaters = BEATERS[trump]
+        self._set_trump(turn_up)
         self._trump_drawn_by: int | None = None if self._sleft else dealer
-        six = (trump << 4) + 6
-        self._six = six
-        self._exchange_ok = rules.trump_exchange and rules.deck != 24 and turn_up != six and self._sleft > 0
+        self._exchange_ok = self._exchange_possible()
         self._hands = hands
         self._known = known
         self._discard = 0
@@ -351,7 +522,7 @@ class Game:
         self._out_order: list[int] = []
         self._streak = 0
         self._outcome: Outcome | None = None
-        self._history: list[tuple[int, int, object, object]] = []
+        self._history: list[HistoryEntry] = []
         self._start_bout(self._first_attacker())
         self.push(None)
 
@@ -381,10 +552,11 @@ class Game:
 
         Lists changed in place (hands, known cards, table, history) are copied;
         the rarely changed ones (stock, who is out) are replaced, never mutated,
-        so copies may share them.
+        so copies may share them. A clone is a plain ``Game`` and has no watcher.
         """
         game = object.__new__(Game)
         _copy_slots(self, game)
+        game._watcher = None
         return game
 
     __copy__ = clone  # ``copy.copy`` gives an independent game too, not one sharing the hands and history
@@ -472,6 +644,11 @@ class Game:
     def stock_size(self) -> int:
         return self._sleft
 
+    def stock(self) -> list[Card]:
+        """The true stock, top first, the turned-up card last (hidden from players: the third argument of
+        ``from_observation``)."""
+        return [CARDS[i] for i in self._stock[self._sp:]]
+
     @property
     def pickups_in_a_row(self) -> int:
         """Takes in a row, with an empty stock and nobody going out, towards ``pickup_draw_limit``."""
@@ -496,7 +673,8 @@ class Game:
         return self._known[seat] & self._hands[seat]
 
     def is_out(self, seat: int) -> bool:
-        """Whether ``seat`` has gone out (recorded at the end of the bout in which they ran out)."""
+        """Whether ``seat`` has gone out: at the end of the bout in which they ran out of cards with the stock
+        empty, or under ``early_out`` the moment they played their last card."""
         return self._out[seat]
 
     def discard_mask(self) -> CardSet:
@@ -505,6 +683,15 @@ class Game:
     def table(self) -> list[tuple[Card, Card | None]]:
         """Attack cards in the order played, each with the card that beat it, if any."""
         return [(CARDS[a], CARDS[c] if c >= 0 else None) for a, c in zip(self._att, self._cov)]
+
+    def events(self, start: int = 0) -> list[Event]:
+        """The public history from its ``start``-th event on: every action (forced ones too) and draw."""
+        return [to_event(entry) for entry in self._history[start:]]
+
+    @property
+    def event_count(self) -> int:
+        """How many events the history holds: ``events(game.event_count)`` later gives what happened since."""
+        return len(self._history)
 
     def decisions(self) -> list[tuple[int, Action]]:
         """The decisions players made, in order (forced moves left out): a record's ``actions``."""
@@ -546,12 +733,6 @@ class Game:
             raise IllegalActionError(self.why_illegal(action, self._to_act if seat is None else seat))
         self.push(action)
 
-    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
-        """Hook (see ``_watched``): ``seat`` is about to take ``action``."""
-
-    def _after_step(self) -> None:
-        """Hook (see ``_watched``): the step just announced to ``_before_step`` is applied."""
-
     def forfeit(self, seat: int, reason: Reason | str, detail: str = "") -> Outcome:
         """End the game with ``seat`` as the durak for a fault (timeout, crash, illegal, protocol)."""
         reason = Reason(reason)
@@ -587,6 +768,7 @@ class Game:
         self._taken = False
         self._phase = ATTACKING
         self._poll = 0
+        self._outs_before = len(self._out_order)
 
     def _actor(self, position: int) -> int:
         """Who plays ``position``: its own seat, or with teams the next partner holding cards."""
@@ -723,17 +905,20 @@ class Game:
         history = self._history
         hands = self._hands
         forced = False
-        watched = self._watching
+        watcher = self._watcher
         while True:
             if action is not None:
-                if watched:
-                    self._before_step(seat, action, forced)
-                history.append((0, seat, action, forced))
+                if watcher is not None:
+                    watcher.before_step(self, seat, action, forced)
+                history.append((ACTED, seat, action, forced))
                 kind = action._k
-                if kind == 1:
+                if kind == KIND_ATTACK:
                     c = action._a
                     bit = action._bit
-                    hands[seat] ^= bit
+                    left = hands[seat] ^ bit
+                    hands[seat] = left
+                    if not left and self._early:
+                        self._goes_out(seat)
                     att = self._att
                     att.append(c)
                     self._cov.append(-1)
@@ -746,10 +931,13 @@ class Game:
                         self._poll = 0
                     else:
                         self._phase = DEFENDING
-                elif kind == 2:
+                elif kind == KIND_DEFEND:
                     b = action._a
                     bit = action._bit
-                    hands[seat] ^= bit
+                    left = hands[seat] ^ bit
+                    hands[seat] = left
+                    if not left and self._early:
+                        self._goes_out(seat)
                     cov = self._cov
                     if cov[-1] < 0 and self._att[-1] == action._b:
                         cov[-1] = b
@@ -763,20 +951,20 @@ class Game:
                     if not self._nunb:
                         self._phase = ATTACKING
                         self._poll = 0
-                elif kind == 3:
+                elif kind == KIND_TAKE:
                     self._taken = True
                     self._take_hand = hands[seat].bit_count()
                     self._phase = ATTACKING
                     self._poll = 0
-                elif kind == 4:
+                elif kind == KIND_PASS:
                     self._poll += 1
-                elif kind == 5:
+                elif kind == KIND_TRANSFER:
                     self._transfer_from(seat, action._a)
                 else:
                     self._exchange(seat)
                 action = None
-                if watched:
-                    self._after_step()
+                if watcher is not None:
+                    watcher.after_step(self)
             phase = self._phase
             if phase == DEFENDING:
                 d = self._defender
@@ -857,26 +1045,40 @@ class Game:
                         else:
                             self._legal = _THROW_INS.get(m) or _throw_ins(m)
                         return
-                    history.append((0, seat, PASS, True))
+                    history.append((ACTED, seat, PASS, True))
                     poll += 1
             if self._nunb and not self._taken:
                 self._phase = DEFENDING
-            elif self._end_bout():
-                return
+            elif watcher is None:
+                if self._end_bout():
+                    return
+            else:
+                watcher.before_bout_end(self)
+                over = self._end_bout()
+                watcher.after_bout_end(self, over)
+                if over:
+                    return
 
     def _transfer_allowed(self) -> bool:
         """The hand and table conditions of a transfer (docs/rules.md section 4), given a matching card."""
         count = len(self._att) + 1
         if count > 6 or count > self._limit:
             return False
-        target = self._actor(self._next_opponent(self._dpos))
+        target = self._transfer_target()[1]
         return target != self._defender and self._hands[target].bit_count() >= count
 
-    def _transfer_from(self, old: int, c: int) -> None:
+    def _transfer_target(self) -> tuple[int, int]:
+        """Where a transfer now would send the attack: the next position of another team still playing
+        after the defender's, and the seat that plays it (``_actor``)."""
         dpos = self._next_opponent(self._dpos)
-        target = self._actor(dpos)
+        return dpos, self._actor(dpos)
+
+    def _transfer_from(self, old: int, c: int) -> None:
+        dpos, target = self._transfer_target()
         bit = 1 << c
         self._hands[old] ^= bit
+        if not self._hands[old] and self._early:
+            self._goes_out(old)
         self._att.append(c)
         self._cov.append(-1)
         self._table |= bit
@@ -890,6 +1092,13 @@ class Game:
         self._def_start = self._hands[target].bit_count()  # L2 starts again for the new defender
         self._poll = 0
         self._phase = ATTACKING if self._multi else DEFENDING
+
+    def _goes_out(self, seat: int) -> None:
+        """Under ``early_out``, ``seat`` has just played its last card: it is out at once, not at the end of the bout.
+
+        The lists are replaced, not changed in place: clones share them."""
+        self._out = [*self._out[:seat], True, *self._out[seat + 1:]]
+        self._out_order = [*self._out_order, seat]
 
     def _exchange(self, seat: int) -> None:
         six = self._six
@@ -958,14 +1167,14 @@ class Game:
                 dpos = self._dpos
                 self._start_bout(dpos if not taken else dpos + 1 if dpos + 1 < n else 0)
                 return False
-        went_out = False
-        if self._early or not self._sleft:
+        if not self._early and not self._sleft:
+            # Out after drawing, in drawing order (under ``early_out``, ``_goes_out`` has already listed them).
             for seat in order:
                 if not hands[seat] and not self._out[seat]:
                     self._out = [*self._out[:seat], True, *self._out[seat + 1:]]
                     self._out_order = [*self._out_order, seat]
-                    went_out = True
         if not stock_at_start:
+            went_out = len(self._out_order) > self._outs_before
             self._streak = self._streak + 1 if taken and not went_out else 0
         keeps = self._sleft and not self._early
         team_of = self._team_of
@@ -1072,7 +1281,9 @@ class Game:
         if self._ranks & 0xFFFF != 1 << card.rank:
             return f"{card} does not match the rank of every attack card on the table"
         count = len(self._att) + 1
-        target = self._next_active(self._defender)
+        target = self._transfer_target()[1]
+        if target == self._defender:
+            return "nobody else is left to defend: a transfer needs another player to pass the attack to"
         held = self._hands[target].bit_count()
         if held < count:
             return f"the next player (seat {target}) holds {held} cards, a transfer needs at least {count}"

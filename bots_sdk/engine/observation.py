@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import warnings
 from typing import TYPE_CHECKING, Literal
 
-from bots_sdk.engine.actions import Action
 from bots_sdk.engine.cards import Card, Suit, mask_to_cards
+from bots_sdk.engine.history import Event, HistoryEntry, to_event
 from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.outcome import Outcome
 from bots_sdk.engine.rules import Rules
@@ -28,21 +29,6 @@ class TablePair:
 
     attack: Card
     cover: Card | None = None
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Event:
-    """One public event of the game: a seat's action, or how many cards a seat drew."""
-
-    kind: Literal["action", "draw"]
-    seat: int
-    action: Action | None = None
-    forced: bool = False
-    """For an action: the engine applied it because it was the only legal one."""
-    count: int = 0
-    """For a draw: how many cards."""
-    turn_up: bool = False
-    """For a draw: the last card drawn was the turned-up trump (so everyone knows it)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,7 +75,9 @@ class Observation:
     known_cards: tuple[tuple[Card, ...], ...]
     """Per seat: cards of that hand everyone knows (picked up from the table, the drawn turn-up)."""
     outcome: Outcome | None
-    raw_history: tuple[tuple[int, int, object, object], ...] = dataclasses.field(repr=False)
+    _history: tuple[HistoryEntry, ...] = dataclasses.field(repr=False)
+    """The engine's compact entries (``bots_sdk.engine.history``), which the SDK passes on cheaply
+    (gRPC, ``Game.from_observation``); bots read ``history``."""
     time_left: float | None = None
     """Seconds left for this decision, when a clock runs (the referee fills it)."""
     bank_left: float | None = None
@@ -98,13 +86,16 @@ class Observation:
     @functools.cached_property
     def history(self) -> tuple[Event, ...]:
         """Every public event of the game so far, in order."""
-        events = []
-        for kind, seat, value, flag in self.raw_history:
-            if kind == 0:
-                events.append(Event("action", seat, value, bool(flag)))  # type: ignore[arg-type]
-            else:
-                events.append(Event("draw", seat, count=value, turn_up=bool(flag)))  # type: ignore[arg-type]
-        return tuple(events)
+        return tuple(map(to_event, self._history))
+
+    @property
+    def raw_history(self) -> tuple[HistoryEntry, ...]:
+        """Deprecated: the engine's internal tuples; read ``history``, whose ``Event`` entries are typed."""
+        warnings.warn(
+            "Observation.raw_history is deprecated and will be removed: read Observation.history",
+            DeprecationWarning, stacklevel=2,
+        )
+        return self._history
 
     @property
     def my_turn(self) -> bool:
@@ -164,5 +155,5 @@ def observe(game: Game, seat: int) -> Observation:
         legal_actions=game.legal_actions() if game.to_act == seat else LegalActions(),
         known_cards=tuple(tuple(mask_to_cards(game.known_mask(s))) for s in range(n)),
         outcome=game.outcome,
-        raw_history=tuple(game._history),
+        _history=tuple(game._history),
     )

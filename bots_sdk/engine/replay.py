@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any, Literal
 
 from bots_sdk.engine.errors import RecordError
-from bots_sdk.engine.game import ACTED, Game
+from bots_sdk.engine.game import Game
 from bots_sdk.engine.record import GameRecord
 
 
@@ -60,12 +60,11 @@ def replay(record: GameRecord) -> Replay:
 
     def add_forced() -> None:
         nonlocal seen
-        history = game._history
-        for entry in history[seen:]:
-            if entry[0] == ACTED:
-                text = str(entry[2])
-                steps.append(TraceStep(len(steps), entry[1], [text], text, True))
-        seen = len(history)
+        for event in game.events(seen):
+            if event.action is not None:
+                text = str(event.action)
+                steps.append(TraceStep(len(steps), event.seat, [text], text, True))
+        seen = game.event_count
 
     stored = record.result.to_dict()
     add_forced()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 
 from arena.matches.replay import pretty, replay_frames, seat_view
 from bots_sdk.bots import make_bot
-from bots_sdk.engine import Game, GameRecord, Rules
+from bots_sdk.engine import Game, GameRecord, Rules, SeatInfo
 from bots_sdk.engine.replay import replay
 from bots_sdk.local import play_game
 from tests.arena.teams import stand_ins, team_record
@@ -204,6 +205,27 @@ def test_bout_ends_say_where_the_table_went() -> None:
             assert set(event["cards"]) <= set(cards(step["known"][event["by"]]))
         else:
             assert f"{count} card{'s' if count != 1 else ''} to the discard" in step["caption"]
+
+
+def test_under_early_out_a_seat_is_out_from_the_step_that_empties_its_hand() -> None:
+    """House rules (``early_out``): the frame of the step that plays a seat's last card already lists it out,
+    and the bout's end names those who went out during it, in the order their hands emptied."""
+    rules = Rules.preset("house", 4)
+    game = Game.new(rules, 15)
+    rng = random.Random(15)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_actions().sorted()))
+    frames = replay_frames(GameRecord.from_game(game, [SeatInfo("random", "1")] * 4).to_dict())
+    assert frames["complete"], frames["error"]
+    steps = frames["steps"]
+    going_out = [(step, set(step["out"]) - set(previous["out"])) for previous, step in itertools.pairwise(steps)]
+    going_out = [(step, new) for step, new in going_out if new]
+    assert len(going_out) == 3
+    for step, new in going_out:
+        assert new == {step["seat"]} and step["hands"][step["seat"]] == "", step["caption"]
+    ends = [step["bout_end"] for step in steps if step["bout_end"] and step["bout_end"]["out"]]
+    assert [seat for end in ends for seat in end["out"]] == [1, 3, 0]
+    assert [1, 3] in [end["out"] for end in ends]
 
 
 def test_captions_name_the_seat_and_the_cards() -> None:

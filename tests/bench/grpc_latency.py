@@ -60,7 +60,7 @@ def decision_latency(count: int) -> tuple[float, float, float]:
         times = []
         with Progress(count, "decisions") as bar:
             for observation in samples:
-                if observation.bout == 1 and not observation.raw_history:
+                if observation.bout == 1 and not observation.history:
                     bot.start_game(observation.seat, observation.rules)
                 started = time.perf_counter()
                 bot.choose_action(observation)

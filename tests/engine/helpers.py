@@ -3,10 +3,10 @@
 ``CheckedGame`` is a ``Game`` that checks every transition against a small,
 independent model of docs/rules.md written from the spec (roles, polling order,
 legal actions, limits L1-L3, end of a bout, drawing, going out, the end of the
-game). It watches the engine's steps (``_before_step``, ``_after_step``) and
-hooks its transition methods (``_end_bout``, ``_start_bout``), so it sees forced
-moves as well as decisions. Forced passes of attackers go straight into the
-history, so they are checked from there.
+game). It watches the engine through the public ``Watcher`` calls (every step and
+every end of a bout), so it sees forced moves as well as decisions. Forced passes
+of attackers are not announced (they only go into the history), so they are
+checked from ``events()``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 import random
 from collections.abc import Iterator
 
-from bots_sdk.engine import Action, ActionKind, Card, Game, GameRecord, Outcome, Reason, Rules
+from bots_sdk.engine import Action, ActionKind, Card, Event, Game, GameRecord, Outcome, Reason, Rules, Watcher
 from bots_sdk.engine.cards import deck_mask
 from bots_sdk.engine.replay import replay
 
@@ -43,7 +43,7 @@ def mask_of(cards: Iterator[Card] | list[Card] | set[Card] | tuple[Card, ...]) -
 
 def stock_list(game: Game) -> list[int]:
     """The card indices still in the stock, top first (the turned-up card last)."""
-    return list(game._stock[game._sp:])
+    return [card.index for card in game.stock()]
 
 
 def table_cards(game: Game) -> list[Card]:
@@ -111,17 +111,48 @@ def beats(card: Card, other: Card, trump: int) -> bool:
     return int(card.suit) == trump and int(other.suit) != trump
 
 
+class _Model(Watcher):
+    """Passes the engine's steps on to the ``CheckedGame`` they happen in."""
+
+    def before_step(self, game: Game, seat: int, action: Action, forced: bool) -> None:
+        assert isinstance(game, CheckedGame)
+        game.chk_ready()
+        game.chk_step_before(seat, action, forced)
+
+    def after_step(self, game: Game) -> None:
+        assert isinstance(game, CheckedGame)
+        game.chk_step_after()
+
+    def before_bout_end(self, game: Game) -> None:
+        assert isinstance(game, CheckedGame)
+        game.chk_ready()
+        game.chk_bout_end_before()
+
+    def after_bout_end(self, game: Game, over: bool) -> None:
+        assert isinstance(game, CheckedGame)
+        game.chk_bout_end_after(over)
+
+
 class CheckedGame(Game):
     """A ``Game`` whose every transition is checked against an independent model of docs/rules.md."""
 
     @classmethod
-    def new(cls, rules: Rules, seed: int | str | random.Random | None = None) -> CheckedGame:
-        game = super().new(rules, seed)
+    def new(
+        cls, rules: Rules, seed: int | str | random.Random | None = None, watcher: Watcher | None = None
+    ) -> CheckedGame:
+        assert watcher is None, "a CheckedGame is watched by its model"
+        game = super().new(rules, seed, _Model())
         assert isinstance(game, CheckedGame)
+        game.chk_ready()
         return game
 
-    def _setup(self, rules: Rules, idx: list[int], dealer: int) -> None:
+    def chk_ready(self) -> None:
+        """Start the model at the deal, at the engine's first step (a forced one may come before ``new`` returns)."""
+        if "chk_bout" in self.__dict__:
+            return
+        rules = self.rules
         n = rules.players
+        dealer = self.dealer
         self.chk_seen = 0
         self.chk_bout = 0
         self.chk_phase = "attack"
@@ -140,9 +171,18 @@ class CheckedGame(Game):
         self.chk_steps = 0
         self.chk_forced = 0
         self.chk_max_attacks = 0
-        if rules.deal_size >= len(idx):
-            self.chk_public[dealer] |= 1 << idx[rules.deal_size - 1]
-        super()._setup(rules, idx, dealer)
+        self.chk_out: list[int] = []
+        """Seats out, in the order the model puts them out."""
+        self.chk_outs_at_start = 0
+        if rules.deal_size >= rules.deck:
+            self.chk_public[dealer] |= self.deck[rules.deal_size - 1].mask
+        expected = (dealer + 1) % n
+        if rules.first_attacker == "lowest_trump":
+            trumps = [(c.rank, s) for s in range(n) for c in self.hand(s) if c.suit == self.trump]
+            if trumps:
+                expected = min(trumps)[1]
+        assert self.attacker_position == expected, f"first attacker {self.attacker_position}, expected {expected}"
+        self.chk_new_bout(expected)
 
     # ------------------------------------------------------------------ the model's view of "now"
 
@@ -294,18 +334,14 @@ class CheckedGame(Game):
 
     def chk_pending(self) -> None:
         """Check the forced passes the engine wrote straight into the history."""
-        history = self._history
-        while self.chk_seen < len(history):
-            kind, seat, action, forced = history[self.chk_seen]
-            assert kind == 0 and action is Action.parse("pass") and forced, f"unexpected entry {history[self.chk_seen]}"
-            assert isinstance(action, Action)
-            self.chk_before(seat, action, True)
+        for event in self.events(self.chk_seen):
+            action = event.action
+            assert action is Action.parse("pass") and event.forced, f"unexpected entry {event}"
+            self.chk_before(event.seat, action, True)
             self.chk_poll += 1
             self.chk_seen += 1
 
-    _watched = True
-
-    def _before_step(self, seat: int, action: Action, forced: bool) -> None:
+    def chk_step_before(self, seat: int, action: Action, forced: bool) -> None:
         self.chk_pending()
         self.chk_before(seat, action, forced)
         six = Card(6, self.trump) if self.rules.deck != 24 else None
@@ -316,11 +352,14 @@ class CheckedGame(Game):
         target = self.chk_actor(target_position)
         self.chk_pending_step = (seat, action, target_position, target, self.hand_size(seat), self.trump_card)
 
-    def _after_step(self) -> None:
+    def chk_step_after(self) -> None:
         seat, action, target_position, target, take_hand, turn_up = self.chk_pending_step
         where = f"bout {self.chk_bout}, seat {seat} {action}"
         kind = action.kind
-        self.chk_seen = len(self._history)
+        self.chk_seen = self.event_count
+        if self.rules.early_out and self.hand_size(seat) == 0 and seat not in self.chk_out:
+            self.chk_out.append(seat)  # out the moment the hand empties, in the middle of the bout
+        assert self.out_order == tuple(self.chk_out), f"{where}: out_order {self.out_order}, expected {self.chk_out}"
         multi = self.rules.multi_card_attacks
         if kind is ActionKind.ATTACK:
             self.chk_after_attack_card(where)
@@ -358,17 +397,6 @@ class CheckedGame(Game):
         assert self.bout == self.chk_bout
         assert self.take_declared == self.chk_taken
 
-    def _start_bout(self, attacker: int) -> None:
-        super()._start_bout(attacker)
-        if self.chk_bout == 0:
-            expected = (self.dealer + 1) % self.players
-            if self.rules.first_attacker == "lowest_trump":
-                trumps = [(c.rank, s) for s in range(self.players) for c in self.hand(s) if c.suit == self.trump]
-                if trumps:
-                    expected = min(trumps)[1]
-            assert attacker == expected, f"first attacker {attacker}, expected {expected}"
-            self.chk_new_bout(attacker)
-
     def chk_new_bout(self, position: int) -> None:
         self.chk_bout += 1
         self.chk_apos = position
@@ -382,9 +410,10 @@ class CheckedGame(Game):
         self.chk_phase = "attack"
         self.chk_poll = 0
         self.chk_empty_at_start = self.stock_size == 0
+        self.chk_outs_at_start = len(self.chk_out)
         self.chk_roles()
 
-    def _end_bout(self) -> bool:
+    def chk_bout_end_before(self) -> None:
         self.chk_pending()
         self.chk_settle()
         where = f"end of bout {self.chk_bout}"
@@ -401,14 +430,13 @@ class CheckedGame(Game):
         discard = self.discard_mask()
         stock = stock_list(self)
         turn_up = self.trump_card
-        out_before = self.out_order
         if taken:
             hands[d] |= tabled
             self.chk_public[d] |= tabled
         else:
             discard |= tabled
         order = [a] + [(a + i) % n for i in range(1, n) if (a + i) % n != d] + [d]
-        draws: list[tuple[int, int, object, object]] = []
+        draws: list[Event] = []
         for seat in order:
             if not stock:
                 break
@@ -419,21 +447,29 @@ class CheckedGame(Game):
             for c in stock[:count]:
                 hands[seat] |= 1 << c
             stock = stock[count:]
-            draws.append((1, seat, count, not stock))
+            draws.append(Event("draw", seat, count=count, turn_up=not stock))
             if not stock:
                 self.chk_public[seat] |= turn_up.mask
-        result = super()._end_bout()
+        self.chk_bout_end = (where, order, hands, stock, discard, draws)
+
+    def chk_bout_end_after(self, result: bool) -> None:
+        where, order, hands, stock, discard, draws = self.chk_bout_end
+        n = self.players
+        rules = self.rules
+        taken = self.chk_taken
         assert [self.hand_mask(s) for s in range(n)] == hands, f"{where}: hands after drawing"
         assert stock_list(self) == stock, f"{where}: stock after drawing"
         assert self.discard_mask() == discard, f"{where}: discard pile"
-        assert self._history[self.chk_seen:] == draws, f"{where}: draw entries"
-        self.chk_seen = len(self._history)
-        new_out = []
-        if rules.early_out or not stock:
-            new_out = [s for s in order if not hands[s] and s not in out_before]
-        assert self.out_order == (*out_before, *new_out), f"{where}: out_order {self.out_order}"
+        assert self.events(self.chk_seen) == draws, f"{where}: draw entries"
+        self.chk_seen = self.event_count
+        if rules.early_out:
+            assert all(hands[s] or s in self.chk_out for s in range(n)), f"{where}: an empty hand is not out"
+        elif not stock:
+            self.chk_out += [s for s in order if not hands[s] and s not in self.chk_out]  # in drawing order
+        assert self.out_order == tuple(self.chk_out), f"{where}: out_order {self.out_order}, expected {self.chk_out}"
         if self.chk_empty_at_start:
-            self.chk_streak = self.chk_streak + 1 if taken and not new_out else 0
+            went_out = len(self.chk_out) > self.chk_outs_at_start
+            self.chk_streak = self.chk_streak + 1 if taken and not went_out else 0
         assert self.pickups_in_a_row == self.chk_streak
         active = [s for s in range(n) if self.chk_active(s)]
         teams_left = {team_of(rules, s) for s in active}
@@ -456,12 +492,12 @@ class CheckedGame(Game):
             self.chk_new_bout(position)
         else:
             self.chk_phase = "over"
-        return result
 
     # ------------------------------------------------------------------ checking a resting position
 
     def check(self) -> None:
         """Check the position the engine rests at: a real decision, or the end."""
+        self.chk_ready()
         self.chk_pending()
         check_conservation(self)
         for s in range(self.players):

@@ -35,9 +35,9 @@ def positions(preset: str, players: int, seeds: range, per_game: int = 4) -> Ite
 
 
 def compare(real: Observation, other: Observation, context: str) -> None:
-    """Every field except ``raw_history`` equal, and the public history equal."""
+    """Every field except the engine's entries (``_history``) equal, and the public history equal."""
     for field in dataclasses.fields(Observation):
-        if field.name == "raw_history":
+        if field.name == "_history":
             continue
         mine, theirs = getattr(real, field.name), getattr(other, field.name)
         assert mine == theirs, f"{context}: observation field {field.name} differs: {mine!r} != {theirs!r}"
@@ -66,11 +66,9 @@ def cards_in(value: object) -> Iterator[Card]:
                 yield card
     elif isinstance(value, Observation):
         for field in dataclasses.fields(Observation):
-            if field.name not in ("rules", "raw_history"):
+            if field.name not in ("rules", "_history"):
                 yield from cards_in(getattr(value, field.name))
-        for kind, _, action, _ in value.raw_history:
-            if kind == 0:
-                yield from cards_in(action)
+        yield from cards_in(value.history)
     elif isinstance(value, TablePair | Event | Outcome):
         for field in dataclasses.fields(value):
             yield from cards_in(getattr(value, field.name))
@@ -106,7 +104,7 @@ def test_determinized_games_give_a_waiting_seat_the_same_observation() -> None:
     The seat to act has a real decision (two or more legal actions), which is public.
     A sample that dealt it a hand with a single legal action (a defender with no card
     that beats, an attacker with nothing to add) would have the final ``push(None)`` of
-    ``_game_at`` apply forced moves and move past the observed moment; the sampler
+    ``Game.from_observation`` apply forced moves and move past the observed moment; the sampler
     must reject such deals.
     """
     failures: list[str] = []
@@ -163,7 +161,7 @@ def swapped_game(game: Game, seat: int, rng: random.Random) -> Game | None:
         if other.is_over() or other.to_act != who or action not in other.legal_actions():
             return None
         other.push(action)
-    if other._history != game._history or other.attacker != game.attacker or other.to_act != game.to_act:
+    if other.events() != game.events() or other.attacker != game.attacker or other.to_act != game.to_act:
         return None
     if game.is_over() and other.outcome != game.outcome:
         return None
@@ -188,7 +186,7 @@ def test_swapping_hidden_cards_keeps_the_observation(preset: str, players: int) 
                 real = game.observation(seat)
                 seen = other.observation(seat)
                 compare(real, seen, f"{preset} p{players} bout {game.bout} seat {seat}")
-                assert real.raw_history == seen.raw_history
+                assert real.history == seen.history
     assert accepted >= 20, f"only {accepted} swaps kept the game's public course"
     assert hands_changed >= 5
 
@@ -264,8 +262,7 @@ def test_determinize_stock_keeps_the_turned_up_card_at_the_bottom() -> None:
                 continue
             for k in range(3):
                 sample = determinize(game.observation(game.to_act or 0), random.Random(k))
-                stock = sample._stock[sample._sp:]
-                assert stock[-1] == game.trump_card.index
+                assert sample.stock()[-1] is game.trump_card
 
 
 def test_every_legal_action_of_the_real_game_is_legal_in_a_sample() -> None:
@@ -282,3 +279,15 @@ def test_every_legal_action_of_the_real_game_is_legal_in_a_sample() -> None:
                 real = game.clone()
                 real.apply(action, seat=seat)
                 assert copy.steps()[len(game.steps())] == real.steps()[len(game.steps())] == (seat, action, False)
+
+
+def test_the_typed_history_replaces_the_raw_tuples() -> None:
+    """Bots read ``Observation.history`` (``Event``s); the old tuple form still answers, with a warning."""
+    game = Game.new(Rules.preset("transfer", players=3), 2)
+    advance_random(game, random.Random(2), 30)
+    observation = game.observation(0)
+    assert observation.history == tuple(game.events())
+    assert {event.kind for event in observation.history} == {"action", "draw"}
+    with pytest.warns(DeprecationWarning, match="read Observation.history"):
+        raw = observation.raw_history
+    assert len(raw) == len(observation.history)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bots_sdk.engine import Game, Reason, Rules
+import random
+
+from bots_sdk.engine import Game, Reason, Rules, Watcher
 from tests.engine.deals import (
     WHOLE_24_BOUT_1,
     WHOLE_24_BOUT_2,
@@ -306,3 +308,51 @@ def test_without_early_out_the_same_empty_hand_is_refilled() -> None:
     assert draws == [(0, 1), (2, 1), (1, 2)]
     assert game.out_order == ()
     assert (game.attacker, game.defender) == (1, 2)
+
+
+class _Emptied(Watcher):
+    """Notes each seat the moment its hand empties, and the bout it happened in."""
+
+    def __init__(self) -> None:
+        self.order: list[tuple[int, int]] = []
+
+    def after_step(self, game: Game) -> None:
+        for seat in range(game.players):
+            if not game.hand_size(seat) and seat not in (s for s, _ in self.order):
+                self.order.append((seat, game.bout))
+
+
+def test_early_out_out_order_is_the_order_in_which_hands_emptied() -> None:
+    """Section 6: under `early_out` "a player is out the moment their hand empties, so `out_order` is the order
+    in which hands emptied". In this random house game (4 players, multi-card attacks) seats 3 and 1 run out
+    in the same bout, 1 first though 3 draws first (seat 3 is the main attacker); drawing order would list 3."""
+    watcher = _Emptied()
+    game = Game.new(Rules.preset("house", 4), 15, watcher)
+    rng = random.Random(15)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_actions().sorted()))
+    assert game.outcome is not None
+    assert [seat for seat, _ in watcher.order] == [1, 3, 0]
+    assert watcher.order[0][1] == watcher.order[1][1], "seats 1 and 3 should go out in the same bout"
+    assert game.outcome.out_order == (1, 3, 0)
+
+
+def test_early_out_a_player_is_out_before_the_bout_ends() -> None:
+    """Section 6: under `early_out` a player is out the moment their hand empties, in the middle of the bout."""
+    rules = Rules.preset("classic", players=3).replace(hand_size=2, early_out=True, first_attacker="dealer_left")
+    game = deal(rules, [["7S", "8C"], ["8S", "9C"], ["KH", "QH"]], "AD")
+    play(game, (0, "attack 7S"), (1, "defend 7S 8S"), (0, "attack 8C"))
+    assert game.outcome is None and game.to_act == 1
+    assert game.is_out(0) and game.out_order == (0,)
+    assert game.observation(2).out == (True, False, False)
+
+
+def test_a_forfeit_under_early_out_keeps_those_already_out() -> None:
+    """Section 6: "a game that ends by a forfeit keeps in its `out_order` everyone who was already out"."""
+    rules = Rules.preset("classic", players=3).replace(hand_size=2, early_out=True, first_attacker="dealer_left")
+    game = deal(rules, [["7S", "8C"], ["8S", "9C"], ["KH", "QH"]], "AD")
+    play(game, (0, "attack 7S"), (1, "defend 7S 8S"), (0, "attack 8C"))
+    assert game.to_act == 1 and game.take_declared is False  # mid-bout: seat 1 may still beat 8C
+    outcome = game.forfeit(1, "timeout", "no answer within 1.0 s")
+    assert (outcome.durak, outcome.out_order) == (1, (0,))
+

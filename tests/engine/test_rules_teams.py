@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bots_sdk.engine import Game, InvalidRulesError, Reason, Rules
+from bots_sdk.engine import Action, Game, InvalidRulesError, Reason, Rules
 from tests.engine.deals import deal, hand, play
 
 WHOLE_DECK = {"deck": 24, "first_attacker": "dealer_left", "first_bout_limit": None}
@@ -169,3 +169,18 @@ def test_bad_team_lists_name_the_problem(teams: list[list[int]], message: str) -
 def test_team_lists_in_any_order_are_the_same_rules() -> None:
     data = {**Rules.preset("pagat-pairs", players=4).to_dict(), "teams": [[3, 1], [2, 0]]}
     assert Rules.from_dict(data) == Rules.preset("pagat-pairs", players=4)
+
+
+def test_a_refused_transfer_names_the_opponent_it_would_go_to_not_the_defenders_partner() -> None:
+    """Section 7 with option `transfer`: the attack passes to the next position of the other team. Here
+    (pagat-pairs, random play from seed 2) seat 1 is out, so the next seat holding cards after the
+    defender 0 is its partner 2, while a transfer would go to seat 3, which holds too few cards."""
+    game = Game.new(Rules.preset("pagat-pairs", 4).replace(transfer=True), 2)
+    rng = random.Random(2)
+    for _ in range(109):
+        game.push(rng.choice(game.legal_actions().sorted()))
+    assert (game.to_act, game.defender, game.partners(0)) == (0, 0, (2,))
+    assert game.is_out(1) and game.hand_size(3) == 1
+    transfer = Action.transfer(next(c for c in game.hand(0) if c.rank == game.table()[0][0].rank))
+    assert transfer not in game.legal_actions()
+    assert game.why_illegal(transfer) == "the next player (seat 3) holds 1 cards, a transfer needs at least 2"

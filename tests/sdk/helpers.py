@@ -21,10 +21,10 @@ CONFIGS: list[tuple[str, int]] = [
 def observation_differences(
     first: Observation, second: Observation, ignore: tuple[str, ...] = ()
 ) -> list[str]:
-    """Fields in which two observations differ: every dataclass field but ``raw_history``, then ``history``."""
+    """Fields in which two observations differ: every dataclass field but the entries ``_history``, then ``history``."""
     out = []
     for field in dataclasses.fields(Observation):
-        if field.name == "raw_history" or field.name in ignore:
+        if field.name == "_history" or field.name in ignore:
             continue
         a, b = getattr(first, field.name), getattr(second, field.name)
         if a != b or type(a) is not type(b):

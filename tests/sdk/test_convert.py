@@ -230,7 +230,7 @@ def test_observations_round_trip_at_every_position(preset: str, players: int) ->
             ignore = ("outcome",) if game.is_over() else ()  # the outcome travels in EndGame, not here
             assert observation_differences(back, observation, ignore) == [], (len(game.steps()), seat)
             if not game.is_over():
-                assert back == dataclasses.replace(observation, raw_history=back.raw_history)
+                assert back == dataclasses.replace(observation, _history=back._history)
             checked += 1
     assert checked > 30
 
@@ -238,7 +238,7 @@ def test_observations_round_trip_at_every_position(preset: str, players: int) ->
 def test_observation_history_round_trips_through_events() -> None:
     for preset in ("transfer", "pagat", "house"):
         *_, game = random_positions(Rules.preset(preset, players=3), 4)
-        history = game.observation(0).raw_history
+        history = game.observation(0)._history
         events = events_to_pb(history)
         kinds = {event.kind for event in events}
         assert kinds == {pb.EVENT_KIND_ACTION, pb.EVENT_KIND_DRAW}
