@@ -72,7 +72,7 @@ def wait_for(status: str, match: Match, log: Path, timeout: float = 40) -> Match
     raise AssertionError(f"match {match.pk} is {match.status}, not {status}; worker log:\n{log.read_text()[-3000:]}")
 
 
-def one_new_match(before: Callable[[Match], None] = lambda match: None) -> Match:
+def one_new_match(before: Callable[[Match], object] = lambda match: None) -> Match:
     """The matchmaking pass's one new match; ``before`` runs in the pass's transaction, before it is enqueued."""
     with transaction.atomic():
         created = matchmaking_pass()

@@ -61,9 +61,8 @@ class Figures:
 
 def database_ready(url: str) -> None:
     """Create the bench's database if it is missing (it is migrated once Django is set up)."""
-    params = conninfo_to_dict(url)
-    name = str(params["dbname"])
-    admin = make_conninfo(**{**params, "dbname": "postgres"})
+    name = str(conninfo_to_dict(url)["dbname"])
+    admin = make_conninfo(url, dbname="postgres")
     with psycopg.connect(admin, autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))

@@ -20,6 +20,7 @@ import pytest
 import redis
 from celery import Celery
 
+import bots_sdk
 from tests.worker.test_celery_task import BROKER, referee_env, start_worker, stop
 from worker.referee.match import MatchSpec
 from worker.sandbox import runtime
@@ -40,7 +41,7 @@ def celery_env() -> Iterator[dict[str, str]]:
 def sdk_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """The installed SDK copied aside, and the runtime pointed at the copy (so the test may write into it)."""
     copy = tmp_path / "bots_sdk"
-    shutil.copytree(Path(runtime.bots_sdk.__file__).parent, copy, ignore=shutil.ignore_patterns("node_modules"))
+    shutil.copytree(bots_sdk.__path__[0], copy, ignore=shutil.ignore_patterns("node_modules"))
     monkeypatch.setattr(runtime, "_sdk_dir", lambda: copy)
     return copy
 
