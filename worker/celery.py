@@ -12,6 +12,10 @@ Why each setting:
 - ``task_time_limit`` below the broker's ``visibility_timeout``: a running match is
   never handed to a second worker while the first still plays it.
 - JSON only: nothing a bot's author influences is ever unpickled.
+
+A referee worker builds the bots' sandbox runtime in its main process before it
+consumes anything (``celeryd_after_setup``), and refuses to start if it cannot;
+its pool processes never build it (``worker.health``).
 """
 
 from __future__ import annotations

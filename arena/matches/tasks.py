@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from arena.bots.builds import version_bot_argument
-from arena.matches.failures import classify
+from arena.matches.failures import INFRASTRUCTURE, classify
 from arena.matches.models import Match
 from arena.matches.services import match_claim, match_fail, match_release, match_spec, match_store_result
 from worker.builds import BuildError
@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 def play_match(self: Any, match_id: int) -> str:
     """Play, store and announce the match; retried (by Celery) only while ``match_release`` re-queues it."""
     task_id = self.request.id or f"local-{match_id}"
-    match = match_claim(match_id=match_id, task_id=task_id, worker=self.request.hostname or "local")
+    try:
+        match = match_claim(match_id=match_id, task_id=task_id, worker=self.request.hostname or "local")
+    except INFRASTRUCTURE as error:  # the database is away: try again, or the queued match would have no task
+        raise InfrastructureError(f"match {match_id}: cannot claim it: {error}") from error
     if match is None:
         return "not claimed: done, gone, or held by another task"
     try:
