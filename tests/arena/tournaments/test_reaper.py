@@ -81,3 +81,15 @@ def test_an_overdue_table_fails(author: object) -> None:
     assert reap().tables_failed == [table.pk]
     table.refresh_from_db()
     assert table.status == Table.Status.FAILED and table.error == "the game ran past its time limit"
+
+
+def test_the_reaper_is_scheduled_every_minute_once() -> None:
+    from django_celery_beat.models import PeriodicTask
+
+    from arena.ops.reaper import REAP_SCHEDULE_NAME, REAP_TASK, reaper_schedule_ensure
+
+    reaper_schedule_ensure()
+    reaper_schedule_ensure()
+    (row,) = PeriodicTask.objects.filter(task=REAP_TASK)
+    assert row.name == REAP_SCHEDULE_NAME and row.interval is not None
+    assert (row.interval.every, row.interval.period) == (1, "minutes")
