@@ -124,7 +124,7 @@ def match_fail(*, match: Match, task_id: str, error: str, public_error: str = ""
     sees), else the public reason. False if this task lost the claim."""
     public = public_error or "the match could not be played"
     failed = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
-        status=Match.Status.FAILED, error=error[:10000], public_error=public[:500], finished=timezone.now(),
+        status=Match.Status.FAILED, error=_clip(error, 10000), public_error=public[:500], finished=timezone.now(),
         deadline=None,
     )
     if failed and match.kind == Match.Kind.ADMISSION:
@@ -133,6 +133,14 @@ def match_fail(*, match: Match, task_id: str, error: str, public_error: str = ""
         version_reject(version=match.entries.all()[0].version,
                        error=f"admission match failed: {author_error or public}")
     return bool(failed)
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, keeping its head (what failed) and its tail (a traceback's exception)."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 5) // 2
+    return f"{text[:half]}\n...\n{text[-half:]}"
 
 
 def match_spec(match: Match, bots: Sequence[str]) -> MatchSpec:
