@@ -162,6 +162,14 @@ ARENA_TABLE_MOVE_S = env.float("ARENA_TABLE_MOVE_S", default=120.0)
 ARENA_TABLE_BANK_S = env.float("ARENA_TABLE_BANK_S", default=300.0)
 ARENA_TABLE_PACE_S = env.float("ARENA_TABLE_PACE_S", default=0.6)
 ARENA_TABLE_HINT_BOT = env.str("ARENA_TABLE_HINT_BOT", default="gentle")
+# Recovery (arena/matches/deadlines.py, arena/ops/reaper.py): a claimed match's deadline counts this many
+# decisions a seat and this margin; a match (build) the workers could not finish is tried this many times, then
+# fails; the reaper looks for overdue work this often (minutes).
+ARENA_DEADLINE_MOVES_PER_SEAT = env.int("ARENA_DEADLINE_MOVES_PER_SEAT", default=40)
+ARENA_DEADLINE_MARGIN_S = env.float("ARENA_DEADLINE_MARGIN_S", default=120.0)
+ARENA_BUILD_TIME_LIMIT_S = env.float("ARENA_BUILD_TIME_LIMIT_S", default=900.0)
+ARENA_TASK_ATTEMPTS = env.int("ARENA_TASK_ATTEMPTS", default=3)
+ARENA_REAPER_EVERY_MINUTES = env.int("ARENA_REAPER_EVERY_MINUTES", default=1)
 # Called with a match id once the match is stored or has failed: the apps that wait on matches move on.
 ARENA_MATCH_DONE_HOOKS = [
     "arena.tournaments.services.tournament_match_done",

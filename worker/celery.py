@@ -12,15 +12,24 @@ Why each setting:
 - ``task_time_limit`` below the broker's ``visibility_timeout``: a running match is
   never handed to a second worker while the first still plays it.
 - JSON only: nothing a bot's author influences is ever unpickled.
+
+A referee worker builds the bots' sandbox runtime in its main process before it
+consumes anything (``celeryd_after_setup``), and refuses to start if it cannot;
+its pool processes never build it (``worker.health``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from typing import Any
 
 from celery import Celery
+from celery.signals import celeryd_after_setup, worker_process_init, worker_ready
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
+from worker.health import SANDBOX_ENV, check, prepare
+from worker.sandbox.runtime import forbid_builds
 
 _BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 _SETTINGS = {
@@ -58,3 +67,23 @@ if os.environ.get("DJANGO_SETTINGS_MODULE"):
 else:
     app.conf.update(_SETTINGS)
 app.autodiscover_tasks(["worker"], related_name="tasks", force=True)
+
+
+@celeryd_after_setup.connect
+def _prepare_runtime(sender: Any = None, instance: Any = None, **_: Any) -> None:
+    """A referee worker builds its sandbox runtime here, in its main process, before it consumes anything; it
+    refuses to start (EX_CONFIG) if it cannot. Tasks never build it (``forbid_builds`` below)."""
+    if instance is None or "referee" not in instance.app.amqp.queues.consume_from:
+        return
+    sandbox = os.environ.get(SANDBOX_ENV, "bwrap")
+    problem = prepare(sandbox) or check(sandbox)
+    if problem is not None:
+        print(f"durak worker: refusing matches: {problem}", file=sys.stderr, flush=True)
+        raise SystemExit(78)
+
+
+@worker_process_init.connect
+@worker_ready.connect
+def _no_builds_in_tasks(**_: Any) -> None:
+    """Pool processes (and a solo worker once it is ready) find the runtime built, or raise ``RuntimeStale``."""
+    forbid_builds()

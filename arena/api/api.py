@@ -165,7 +165,7 @@ def _match_out(match: Match) -> dict[str, Any]:
     return {
         "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
         "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
-        "error": match.error,
+        "error": match.public_error or ("the match could not be played" if match.status == Match.Status.FAILED else ""),
         "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
                              faults=e.faults) for e in match.entries.all()],
         "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat,

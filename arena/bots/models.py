@@ -48,6 +48,10 @@ class BotVersion(models.Model):
     error = models.TextField(blank=True, help_text="Why the build or the admission failed, for the author.")
     created = models.DateTimeField(auto_now_add=True)
     admitted = models.DateTimeField(null=True, blank=True)
+    build_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When a build still running is overdue (the reaper takes it back)."
+    )
+    build_attempts = models.PositiveSmallIntegerField(default=0, help_text="Workers that started building it.")
 
     class Meta:
         ordering = ["bot__name", "-number"]

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
@@ -92,10 +92,28 @@ def bot_update(*, bot: Bot, user: User, description: str) -> Bot:
 
 
 def version_start_building(version_id: int) -> bool:
-    """Claim a pending version for building; False if another worker got there first."""
+    """Claim a pending version for building, counting the attempt and setting its deadline
+    (``deadlines.build_budget``); False if another worker got there first."""
+    from arena.matches.deadlines import build_budget
+
     return BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.PENDING).update(
-        status=BotVersion.Status.BUILDING
+        status=BotVersion.Status.BUILDING, build_deadline=timezone.now() + build_budget(),
+        build_attempts=F("build_attempts") + 1,
     ) == 1
+
+
+def version_build_release(*, version_id: int, error: str) -> bool:
+    """Give a build back to the queue (the worker could not build it, another may): True if it is pending and
+    enqueued again, False if it has had its ``ARENA_TASK_ATTEMPTS`` and is rejected with ``error``."""
+    building = BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.BUILDING)
+    if building.filter(build_attempts__lt=settings.ARENA_TASK_ATTEMPTS).update(
+        status=BotVersion.Status.PENDING, build_deadline=None
+    ):
+        return True
+    building.update(status=BotVersion.Status.REJECTED, build_deadline=None,
+                    error=f"the workers could not build it in {settings.ARENA_TASK_ATTEMPTS} attempts; the last: "
+                          f"{error}"[:10000])
+    return False
 
 
 def version_reject(*, version: BotVersion, error: str) -> None:

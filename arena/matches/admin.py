@@ -11,10 +11,11 @@ class EntryInline(admin.TabularInline[MatchEntry, Match]):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
-    list_display = ("pk", "kind", "status", "preset", "players", "deals", "rated", "created", "finished")
+    list_display = ("pk", "kind", "status", "preset", "players", "deals", "rated", "created", "finished", "attempts",
+                    "reaped")
     list_filter = ("status", "kind", "preset", "players", "rated")
     inlines = [EntryInline]
-    readonly_fields = ("created", "started", "finished", "task_id", "worker")
+    readonly_fields = ("created", "started", "finished", "task_id", "worker", "deadline", "attempts", "reaped")
 
 
 @admin.register(MatchEntry)

@@ -47,13 +47,22 @@ class Match(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     task_id = models.CharField(max_length=64, blank=True, help_text="The Celery task that holds the claim.")
     worker = models.CharField(max_length=255, blank=True)
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, help_text="Why it failed, in full (exception, traceback): for staff only.")
+    public_error = models.CharField(
+        max_length=500, blank=True, help_text="Why it failed in words for authors and public pages: no host details."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the running match is overdue (set at each claim; the reaper reads it)."
+    )
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Claims so far (workers that took it).")
+    reaped = models.PositiveSmallIntegerField(default=0, help_text="Times the reaper took it back from a worker.")
 
     class Meta:
         ordering = ["-created"]
         indexes = [
             models.Index(fields=["status", "created"], name="match_status_created"),
             models.Index(fields=["-finished"], name="match_finished"),
+            models.Index(fields=["status", "deadline"], name="match_status_deadline"),
         ]
         verbose_name_plural = "matches"
 

@@ -16,10 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
+from arena.matches.deadlines import match_budget
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
 from bots_sdk.engine import PRESETS, DurakError, GameRecord
 from bots_sdk.engine import Game as EngineGame
@@ -84,31 +85,62 @@ def challenge_create(*, user: User, version: BotVersion, opponents: Sequence[Bot
 
 
 def match_claim(*, match_id: int, task_id: str, worker: str) -> Match | None:
-    """Take the match for this task; None if it is done, gone, or held by another task."""
+    """Take the match for this task; None if it is done, gone, or held by another task.
+
+    Each claim counts an attempt and sets the deadline its clocks allow (``deadlines.match_budget``); the reaper
+    takes back a match still running after it."""
     claimable = Q(status=Match.Status.QUEUED) | Q(status=Match.Status.RUNNING, task_id=task_id)
+    head = Match.objects.filter(pk=match_id).values("deals", "players", "move_s", "bank_s", "start_s").first()
+    if head is None:
+        return None
+    now = timezone.now()
+    budget = match_budget(entries=MatchEntry.objects.filter(match_id=match_id).count(), **head)
     taken = Match.objects.filter(claimable, pk=match_id).update(
-        status=Match.Status.RUNNING, task_id=task_id, worker=worker[:255], started=timezone.now()
+        status=Match.Status.RUNNING, task_id=task_id, worker=worker[:255], started=now, deadline=now + budget,
+        attempts=F("attempts") + 1,
     )
     if taken != 1:
         return None
     return Match.objects.prefetch_related("entries__version__bot").get(pk=match_id)
 
 
-def match_release(*, match: Match, task_id: str) -> None:
-    """Give the claim back (the worker could not play it, another may)."""
-    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
-        status=Match.Status.QUEUED, task_id="", worker="", started=None
-    )
+def match_release(*, match: Match, task_id: str, error: str = "", public_error: str = "") -> bool:
+    """Give the claim back (the worker could not play it, another may): True if it is queued again, False if it
+    has had its ``ARENA_TASK_ATTEMPTS`` and failed instead (with ``error``), or the claim was lost."""
+    held = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id)
+    if held.filter(attempts__lt=settings.ARENA_TASK_ATTEMPTS).update(
+        status=Match.Status.QUEUED, task_id="", worker="", started=None, deadline=None
+    ):
+        return True
+    tries = settings.ARENA_TASK_ATTEMPTS
+    match_fail(match=match, task_id=task_id, error=f"gave up after {tries} attempts; the last: {error}",
+               public_error=f"gave up after {tries} attempts; the last: {public_error or 'worker error'}")
+    return False
 
 
-def match_fail(*, match: Match, task_id: str, error: str) -> None:
-    Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
-        status=Match.Status.FAILED, error=error[:10000], finished=timezone.now()
+def match_fail(*, match: Match, task_id: str, error: str, public_error: str = "", author_error: str = "") -> bool:
+    """End the match as failed: ``error`` in full for staff, ``public_error`` (no host details) for everyone
+    else; an admission's version is rejected with ``author_error`` (its build output, which only its author
+    sees), else the public reason. False if this task lost the claim."""
+    public = public_error or "the match could not be played"
+    failed = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
+        status=Match.Status.FAILED, error=_clip(error, 10000), public_error=public[:500], finished=timezone.now(),
+        deadline=None,
     )
-    if match.kind == Match.Kind.ADMISSION:
+    if failed and match.kind == Match.Kind.ADMISSION:
         from arena.bots.services import version_reject
 
-        version_reject(version=match.entries.all()[0].version, error=f"admission match failed: {error}")
+        version_reject(version=match.entries.all()[0].version,
+                       error=f"admission match failed: {author_error or public}")
+    return bool(failed)
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, keeping its head (what failed) and its tail (a traceback's exception)."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 5) // 2
+    return f"{text[:half]}\n...\n{text[-half:]}"
 
 
 def match_spec(match: Match, bots: Sequence[str]) -> MatchSpec:

@@ -1,8 +1,11 @@
 """The match task: a thin layer over the matches services and the referee.
 
-Retries are for the infrastructure only (no sandbox on this host, the package
-index unreachable while building): the claim is given back and the match
-waits for this or another worker. A bot's own fault is a result.
+Whatever happens, the match ends recorded: stored, failed with its reason, or
+(the worker's own trouble: no sandbox, a stale runtime, the database or the
+broker away) given back to the queue for another attempt, up to
+``ARENA_TASK_ATTEMPTS``. If even that cannot be written (the database is down),
+the match's deadline is the last word: the reaper (``arena.ops.reaper``) takes
+it back. A bot's own fault is a result, not a failure.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from arena.bots.builds import version_bot_argument
+from arena.matches.failures import INFRASTRUCTURE, classify
+from arena.matches.models import Match
 from arena.matches.services import match_claim, match_fail, match_release, match_spec, match_store_result
 from worker.builds import BuildError
-from worker.builds.install import IndexUnreachable
 from worker.referee.launch import launcher_for
 from worker.referee.match import play_spec
-from worker.sandbox.base import SandboxError
 from worker.tasks import InfrastructureError
 
 log = logging.getLogger(__name__)
@@ -28,35 +31,52 @@ log = logging.getLogger(__name__)
 
 @shared_task(
     bind=True, name="arena.matches.play_match", acks_late=True, reject_on_worker_lost=True,
-    autoretry_for=(InfrastructureError,), max_retries=5, retry_backoff=True,
+    autoretry_for=(InfrastructureError,), max_retries=None, retry_backoff=True, retry_backoff_max=120,
 )
 def play_match(self: Any, match_id: int) -> str:
+    """Play, store and announce the match; retried (by Celery) only while ``match_release`` re-queues it."""
     task_id = self.request.id or f"local-{match_id}"
-    match = match_claim(match_id=match_id, task_id=task_id, worker=self.request.hostname or "local")
+    try:
+        match = match_claim(match_id=match_id, task_id=task_id, worker=self.request.hostname or "local")
+    except INFRASTRUCTURE as error:  # the database is away: try again, or the queued match would have no task
+        raise InfrastructureError(f"match {match_id}: cannot claim it: {error}") from error
     if match is None:
         return "not claimed: done, gone, or held by another task"
-    entries = list(match.entries.all())
     try:
-        bots = [version_bot_argument(entry.version) for entry in entries]
-        launcher = launcher_for(settings.ARENA_SANDBOX)
-    except (IndexUnreachable, SandboxError, OSError) as error:
-        match_release(match=match, task_id=task_id)
-        raise InfrastructureError(f"match {match_id}: {error}") from error
-    except BuildError as error:
-        match_fail(match=match, task_id=task_id, error=f"build: {error}")
-        _match_done(match_id)
-        return "failed"
-    log.info("match %s: playing %s", match_id, ", ".join(e.version.display for e in entries))
+        outcome = _play(match, task_id)
+    except Exception as error:
+        failure = classify(error)
+        log.error("match %s (attempt %d): %s", match_id, match.attempts, failure.staff)
+        if failure.infrastructure and match_release(
+            match=match, task_id=task_id, error=failure.staff, public_error=failure.public
+        ):
+            raise InfrastructureError(f"match {match_id}: {failure.public}") from error
+        author = f"build: {error}" if isinstance(error, BuildError) else ""
+        if not failure.infrastructure:
+            match_fail(match=match, task_id=task_id, error=failure.staff, public_error=failure.public,
+                       author_error=author)
+        outcome = "failed"
+    if outcome != "lost claim":
+        match_done(match_id)
+    return outcome
+
+
+def _play(match: Match, task_id: str) -> str:
+    entries = list(match.entries.all())
+    bots = [version_bot_argument(entry.version) for entry in entries]
+    launcher = launcher_for(settings.ARENA_SANDBOX)
+    log.info("match %s: playing %s", match.pk, ", ".join(e.version.display for e in entries))
     results = play_spec(match_spec(match, bots), launcher)
     stored = match_store_result(match=match, task_id=task_id, results=results)
-    log.info("match %s: %s %d games", match_id, "stored" if stored else "lost its claim, not storing", len(results))
-    if not stored:
-        return "lost claim"
-    _match_done(match_id)
-    return "stored"
+    log.info("match %s: %s %d games", match.pk, "stored" if stored else "lost its claim, not storing", len(results))
+    return "stored" if stored else "lost claim"
 
 
-def _match_done(match_id: int) -> None:
-    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over."""
+def match_done(match_id: int) -> None:
+    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over; a hook that
+    raises is logged and the others still run (their own periodic tasks catch up)."""
     for hook in settings.ARENA_MATCH_DONE_HOOKS:
-        import_string(hook)(match_id)
+        try:
+            import_string(hook)(match_id)
+        except Exception:
+            log.exception("match %s: the done hook %s failed", match_id, hook)

@@ -23,7 +23,6 @@ from arena.ratings.models import Ladder, Rating
 PLAY_OVERLAP = timedelta(minutes=10)
 """How far before the newest known play the catch-up looks again: a match's ``finished`` is stamped before its
 transaction commits, so a slow commit can appear after a later match was already seen."""
-IN_FLIGHT = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 def author_of(version: BotVersion) -> str:
@@ -90,12 +89,43 @@ class Entrant:
         return max(times) if times else None
 
 
+def in_time(now: datetime | None = None, prefix: str = "") -> Q:
+    """Queued, or running within its deadline (or with none yet): a match past its deadline is stuck, the reaper
+    takes it back, and it must not hold a place in the queue meanwhile."""
+    now = now or timezone.now()
+    return (Q(**{f"{prefix}status": Match.Status.QUEUED})
+            | Q(**{f"{prefix}status": Match.Status.RUNNING, f"{prefix}deadline__gte": now})
+            | Q(**{f"{prefix}status": Match.Status.RUNNING, f"{prefix}deadline__isnull": True}))
+
+
 def in_flight_entries() -> list[tuple[int, int]]:
-    """(match id, version id) of every ladder match queued or running."""
+    """(match id, version id) of every ladder match queued or running in time."""
     return list(
-        MatchEntry.objects.filter(match__kind=Match.Kind.LADDER, match__status__in=IN_FLIGHT)
+        MatchEntry.objects.filter(in_time(prefix="match__"), match__kind=Match.Kind.LADDER)
         .values_list("match_id", "version_id")
     )
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """Matches of every kind that did not end well: what the activity page shows so that a stall is not silent."""
+
+    overdue: int
+    """Running past their deadline now (the reaper takes them back within a minute)."""
+    failed_day: int
+    reaped_day: int
+    """Matches created in the last 24 hours that the reaper took back from a worker at least once."""
+
+
+def recovery_activity(now: datetime | None = None) -> Recovery:
+    now = now or timezone.now()
+    day = now - timedelta(days=1)
+    counts = Match.objects.aggregate(
+        overdue=Count("id", filter=Q(status=Match.Status.RUNNING, deadline__lt=now)),
+        failed=Count("id", filter=Q(status=Match.Status.FAILED, finished__gte=day)),
+        reaped=Count("id", filter=Q(reaped__gt=0, created__gte=day)),
+    )
+    return Recovery(overdue=counts["overdue"], failed_day=counts["failed"], reaped_day=counts["reaped"])
 
 
 def matchmaking_pool(busy: set[int]) -> list[Entrant]:
@@ -189,7 +219,7 @@ def ladder_activity(now: datetime | None = None, config: Config | None = None) -
     shares = {(s.preset, s.players): s.weight / total for s in config.ladders}
     for key in shares:
         rows[key] = {"queued": 0, "running": 0, "hour": 0, "day": 0}
-    queue = (Match.objects.filter(kind=Match.Kind.LADDER, status__in=IN_FLIGHT)
+    queue = (Match.objects.filter(in_time(now), kind=Match.Kind.LADDER)
              .values_list("preset", "players", "status").annotate(n=Count("id")))
     for preset, players, status, n in queue:
         rows.setdefault((preset, players), {"queued": 0, "running": 0, "hour": 0, "day": 0})[status] = n

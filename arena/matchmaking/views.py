@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from arena.matchmaking.conf import matchmaking_config
-from arena.matchmaking.selectors import bot_activity, ladder_activity, ladder_games_by_hour
+from arena.matchmaking.selectors import bot_activity, ladder_activity, ladder_games_by_hour, recovery_activity
 
 
 def activity(request: HttpRequest) -> HttpResponse:
@@ -22,6 +22,7 @@ def activity(request: HttpRequest) -> HttpResponse:
         "starved": sum(1 for bot in bots if bot.starved),
         "in_flight": sum(ladder.queued + ladder.running for ladder in ladders),
         "config": config,
+        "recovery": recovery_activity(now),
         "starved_minutes": round(config.starved_after.total_seconds() / 60),
         "chart": {"labels": labels, "series": series},
     })

@@ -202,7 +202,7 @@ def sprt_match_done(match_id: int) -> None:
             except ValueError as problem:
                 error = f"match {match.pk}: {problem}"
         elif match.status == Match.Status.FAILED:
-            error = f"match {match.pk} failed: {match.error or 'no reason given'}"
+            error = f"match {match.pk} failed: {match.public_error or 'no reason given'}"
         else:
             return  # not over yet: a hook called early; the real call comes when it ends
         pair.ended = timezone.now()

@@ -48,6 +48,9 @@ class Table(models.Model):
     worker = models.CharField(max_length=255, blank=True)
     heartbeat = models.DateTimeField(null=True, blank=True, help_text="When its worker (or the queue) was last heard.")
     kicked = models.DateTimeField(null=True, blank=True, help_text="When the table was last handed to a worker again.")
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the running game is overdue: its time limit (the reaper fails it)."
+    )
     error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)

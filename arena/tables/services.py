@@ -202,6 +202,11 @@ def table_hint(*, table: Table, seat: TableSeat) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the worker's side
 
 
+def table_budget() -> timedelta:
+    """How long after its start a table's game is overdue: its time limit and the deadline margin."""
+    return timedelta(seconds=float(setting("ARENA_TABLE_TIME_LIMIT_S")) + settings.ARENA_DEADLINE_MARGIN_S)
+
+
 def table_claim(*, table_id: int, task_id: str, worker: str) -> Table | None:
     """Take the table for this task: a queued one, or a running one whose worker has not been heard of for
     ``ARENA_TABLE_STALL_S``; None if it is over, gone, or alive elsewhere."""
@@ -211,6 +216,7 @@ def table_claim(*, table_id: int, task_id: str, worker: str) -> Table | None:
     taken = Table.objects.filter(claimable, pk=table_id).update(
         status=Table.Status.RUNNING, task_id=task_id, worker=worker[:255], heartbeat=now,
         started=Coalesce(F("started"), Value(now, output_field=DateTimeField())), version=F("version") + 1,
+        deadline=Coalesce(F("started"), Value(now, output_field=DateTimeField())) + table_budget(),
     )
     if taken != 1:
         return None
@@ -243,6 +249,7 @@ def table_heartbeat(*, table_id: int, task_id: str) -> None:
 
 
 def table_fail(*, table_id: int, task_id: str, error: str) -> None:
+    """End the game as failed; ``error`` is shown on the table's page, so it must hold no host details."""
     Table.objects.filter(_held(table_id, task_id)).update(
         status=Table.Status.FAILED, error=error[:5000], finished=timezone.now(), turn_deadline=None,
         version=F("version") + 1,

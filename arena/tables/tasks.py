@@ -19,19 +19,17 @@ from django.conf import settings
 from django.utils import timezone
 
 from arena.bots.builds import version_bot_argument
+from arena.matches.failures import classify
 from arena.tables.conf import setting
 from arena.tables.link import SeatLink, TableLink
 from arena.tables.models import Table, TableSeat
-from arena.tables.services import table_claim, table_fail, table_finish
+from arena.tables.services import TableLost, table_claim, table_fail, table_finish
 from bots_sdk.engine import Rules
 from bots_sdk.remote import Limits
-from worker.builds import BuildError
-from worker.builds.install import IndexUnreachable
 from worker.referee.human import HumanClock, HumanSeat
 from worker.referee.launch import launcher_for
 from worker.referee.table import Decision, Player
 from worker.referee.table import play_table as play_table_game
-from worker.sandbox.base import SandboxError
 
 log = logging.getLogger(__name__)
 TIME_LIMIT_S = int(setting("ARENA_TABLE_TIME_LIMIT_S"))
@@ -57,15 +55,25 @@ def play_table(self: Any, table_id: int) -> str:
     if table.started is not None and timezone.now() - table.started > timedelta(seconds=TIME_LIMIT_S):
         table_fail(table_id=table_id, task_id=task_id, error=f"the game ran over its {TIME_LIMIT_S // 60} minutes")
         return "failed"
-    link = TableLink(table_id, task_id)
-    seats = list(table.seats.select_related("version__bot").order_by("seat"))
     try:
-        players = [_player(seat, table, link) for seat in seats]
-        sandboxed = any(seat.version is not None and not seat.version.reference for seat in seats)
-        launcher = launcher_for(settings.ARENA_SANDBOX) if sandboxed else None
-    except (BuildError, IndexUnreachable, SandboxError, OSError) as error:
-        table_fail(table_id=table_id, task_id=task_id, error=f"the bots could not be started: {error}")
+        return _play(table, task_id)
+    except TableLost:
+        log.info("table %s: lost its claim to another worker", table.key)
+        return "lost claim"
+    except Exception as error:
+        # A table's game waits on people: it is not worth replaying on another worker, it fails at once.
+        failure = classify(error, "table")
+        log.error("table %s: %s", table.key, failure.staff)
+        table_fail(table_id=table_id, task_id=task_id, error=f"the game stopped: {failure.public}")
         return "failed"
+
+
+def _play(table: Table, task_id: str) -> str:
+    link = TableLink(table.pk, task_id)
+    seats = list(table.seats.select_related("version__bot").order_by("seat"))
+    players = [_player(seat, table, link) for seat in seats]
+    sandboxed = any(seat.version is not None and not seat.version.reference for seat in seats)
+    launcher = launcher_for(settings.ARENA_SANDBOX) if sandboxed else None
     limits = Limits(start_s=settings.ARENA_START_S, move_s=settings.ARENA_MOVE_S, bank_s=settings.ARENA_BANK_S)
     log.info("table %s: playing (%d decisions saved)", table.key, len(table.actions))
     played = play_table_game(

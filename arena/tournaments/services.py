@@ -454,7 +454,8 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
             table.status = TournamentTable.Status.DONE
             table.save(update_fields=["status"])
         elif table.match.status == Match.Status.FAILED:
-            first_line = (table.match.error.strip().splitlines() or ["no reason given"])[0][:300]
+            # The public reason: tournament pages are public, the staff's reason holds host details.
+            first_line = (table.match.public_error.strip().splitlines() or ["no reason given"])[0][:300]
             table.status = TournamentTable.Status.FAILED
             table.notes = f"match failed: {first_line}"
             table.save(update_fields=["status", "notes"])

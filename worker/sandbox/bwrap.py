@@ -67,7 +67,8 @@ JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125
 
 A shell rather than ``preexec_fn``, which is unsafe in a process with threads (gRPC's)."""
 DEFAULT_STATE_DIR = Path("/run/durak")
-DEFAULT_RUNTIME_DIR = Path("/var/cache/durak")
+DEFAULT_RUNTIME_DIR = Path(os.environ.get("DURAK_RUNTIME_DIR", "/var/cache/durak"))
+"""Where the bots' runtime is built (``DURAK_RUNTIME_DIR``): world-traversable, since slot uids read it."""
 
 
 def bot_command(spec: BotSpec) -> tuple[list[str], str]:

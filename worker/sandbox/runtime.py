@@ -8,14 +8,24 @@ How a bot gets its runtime (decided here, see also bwrap.py):
   (pyenv under ``/root``, mode 0700), and ``/usr`` is bound anyway.
 * Its packages are a *copy*, made once per worker start and cached by content:
   the distributions ``grpcio`` and ``protobuf`` with their dependency closure
-  (from their installed RECORDs) and the installed ``bots_sdk`` package, all
-  byte-compiled (the venv is read-only inside, so a bot must not pay for
-  compiling grpc at every start). The copy is root-owned and world-readable,
+  (from their installed RECORDs) and the Python files of the installed
+  ``bots_sdk`` package (not its examples, their ``node_modules``, templates or
+  caches, so ``npm ci`` in an example changes nothing), all byte-compiled
+  (the venv is read-only inside, so a bot must not pay for compiling grpc at
+  every start). The copy is root-owned and world-readable,
   laid out as a venv (``pyvenv.cfg`` with ``home = /usr/bin``), so
   ``/bot/venv/bin/python`` inside the sandbox is an ordinary venv interpreter.
 * Why not bind the worker's venv: it holds the dev tools, its editable install
   points into the repository (tests, secrets in a checkout), and its python is
   a symlink into ``/root``. A copy exposes exactly the SDK and its dependencies.
+
+It is built in the worker's main process before it takes work
+(``worker.health.prepare``, from a Celery start-up signal), never inside a
+task: a task runs in a daemonic pool process, where ``compileall`` cannot fork
+its workers, and a build there would make every match wait on it. Once a
+process has called ``forbid_builds`` (every task-running process does),
+``ensure_runtime`` raises ``RuntimeStale`` for a missing or stale runtime; the
+match goes back to the queue and the worker's health check says why.
 
 Per-bot venvs (``requirements`` in ``bot.toml``) come from the install phase
 (docs/sandbox.md section 6) and will be bound at the same path instead of this one.
@@ -41,6 +51,19 @@ IN_SANDBOX = "/bot/venv"
 
 class RuntimeUnavailable(RuntimeError):
     """No interpreter the sandbox can run, or the packages cannot be found."""
+
+
+class RuntimeStale(RuntimeUnavailable):
+    """The runtime is missing or out of date in a process that must not build it (a task's)."""
+
+
+_builds_allowed = True
+
+
+def forbid_builds() -> None:
+    """From now on this process (and its forks) never builds a runtime: ``ensure_runtime`` raises instead."""
+    global _builds_allowed
+    _builds_allowed = False
 
 
 def sandbox_python() -> Path:
@@ -97,19 +120,60 @@ def _sdk_dir() -> Path:
     return Path(bots_sdk.__file__).parent
 
 
-def _fingerprint(python: Path, files: list[tuple[Path, str]]) -> str:
-    digest = hashlib.sha256(f"{python}\n{sys.version_info[:2]}".encode())
+SKIPPED_SDK_DIRS = frozenset({"__pycache__", "examples", "node_modules", "templates"})
+
+
+def sdk_files() -> list[Path]:
+    """The SDK's Python files a bot imports, relative to its package folder (sorted): what the runtime holds."""
     sdk = _sdk_dir()
-    entries = [(str(src), rel) for src, rel in files]
-    entries += [(str(p), "sdk") for p in sorted(sdk.rglob("*")) if "__pycache__" not in p.parts and p.is_file()]
-    for source, label in entries:
+    return sorted(
+        path.relative_to(sdk) for path in sdk.rglob("*.py")
+        if not SKIPPED_SDK_DIRS.intersection(path.relative_to(sdk).parts[:-1]) and path.is_file()
+    )
+
+
+def _fingerprint(python: Path, files: list[tuple[Path, str]]) -> str:
+    """The interpreter, the installed distributions (by path, size and time) and the SDK's Python files (by
+    content: a checkout that only touches them changes nothing)."""
+    digest = hashlib.sha256(f"{python}\n{sys.version_info[:2]}".encode())
+    for source, label in files:
         info = os.stat(source)
         digest.update(f"{label}\0{source}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    sdk = _sdk_dir()
+    for relative in sdk_files():
+        digest.update(f"sdk\0{relative}\0".encode())
+        digest.update(hashlib.sha256((sdk / relative).read_bytes()).digest())
     return digest.hexdigest()[:16]
 
 
+def runtime_path(cache_dir: Path) -> Path:
+    """Where the current runtime lives (or would) under ``cache_dir``; it exists once ``pyvenv.cfg`` does."""
+    return cache_dir / f"runtime-{_fingerprint(sandbox_python(), _distribution_files(RUNTIME_DISTRIBUTIONS))}"
+
+
+def runtime_current(cache_dir: Path) -> bool:
+    """Whether the runtime of the code installed now is built (the health check asks this)."""
+    return (runtime_path(cache_dir) / "pyvenv.cfg").exists()
+
+
 def ensure_runtime(cache_dir: Path) -> Path:
-    """The runtime venv for this worker under ``cache_dir`` (built on first use); returns its host path."""
+    """The runtime venv for this worker under ``cache_dir``, built here unless ``forbid_builds`` was called
+    (then a missing or stale one raises ``RuntimeStale``); returns its host path."""
+    if not _builds_allowed:
+        target = runtime_path(cache_dir)
+        if not (target / "pyvenv.cfg").exists():
+            raise RuntimeStale(
+                f"the sandbox runtime {target.name} is missing or stale (the SDK or its packages changed since the "
+                "worker started); a worker builds it only at start: restart it, or run python -m worker.health "
+                "--prepare"
+            )
+        return target
+    return build_runtime(cache_dir)
+
+
+def build_runtime(cache_dir: Path) -> Path:
+    """Build the runtime under ``cache_dir`` unless it is there already; returns its host path. Call it from a
+    main process (``compileall`` forks workers, which a daemonic pool process may not)."""
     python = sandbox_python()
     files = _distribution_files(RUNTIME_DISTRIBUTIONS)
     target = cache_dir / f"runtime-{_fingerprint(python, files)}"
@@ -132,7 +196,11 @@ def ensure_runtime(cache_dir: Path) -> Path:
             destination = site / relative
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, destination)
-        shutil.copytree(_sdk_dir(), site / "bots_sdk", ignore=shutil.ignore_patterns("__pycache__"))
+        sdk = _sdk_dir()
+        for module in sdk_files():
+            copied = site / "bots_sdk" / module
+            copied.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(sdk / module, copied)
         compileall.compile_dir(site, quiet=2, workers=0)
         for path in [building, *building.rglob("*")]:
             if not path.is_symlink():

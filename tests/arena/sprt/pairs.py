@@ -59,7 +59,8 @@ def store_pair(match: Match, duraks: Sequence[Durak]) -> None:
 
 
 def fail_pair(match: Match, error: str = "build: no bot.toml") -> None:
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED, error=error, finished=timezone.now())
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FAILED, error=error, public_error=error,
+                                             finished=timezone.now())
 
 
 def playing(test: StrengthTest) -> list[StrengthTestPair]:

@@ -42,7 +42,7 @@ def finish(match: Match, losers: Sequence[int | None], faults: Sequence[int] = (
 def fail(match: Match, error: str = "build: requirements did not install") -> None:
     claimed = match_claim(match_id=match.pk, task_id=f"fake-{match.pk}", worker="test")
     assert claimed is not None
-    match_fail(match=claimed, task_id=f"fake-{match.pk}", error=error)
+    match_fail(match=claimed, task_id=f"fake-{match.pk}", error=error, public_error=error)
     tournament_match_done(match.pk)
 
 

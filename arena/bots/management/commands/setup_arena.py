@@ -1,7 +1,7 @@
 """``manage.py setup_arena``: what a fresh arena needs after ``migrate``; running it again changes nothing.
 
 The reference bots (random, gentle, strong) as active versions, and the beat
-schedules: the periodic rating fit, the ladder matchmaking and the tournaments' minute task.
+schedules: the periodic rating fit, the ladder matchmaking, the tournaments' minute task and the reaper.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand
 
 from arena.bots.services import reference_versions_ensure
 from arena.matchmaking.services import matchmaking_schedule_ensure
+from arena.ops.reaper import reaper_schedule_ensure
 from arena.ratings.services import refit_schedule_ensure
 from arena.tournaments.services import tournament_schedules_ensure
 
@@ -24,5 +25,6 @@ class Command(BaseCommand):
         refit_schedule_ensure()
         matchmaking_schedule_ensure()
         tournament_schedules_ensure()
-        self.stdout.write(f"reference bots: {', '.join(sorted(versions))}; rating refit, matchmaking and "
-                          "tournaments scheduled")
+        reaper_schedule_ensure()
+        self.stdout.write(f"reference bots: {', '.join(sorted(versions))}; rating refit, matchmaking, "
+                          "tournaments and the reaper scheduled")

@@ -1,0 +1,149 @@
+"""The reaper: running work past its deadline is taken back, so a dead or stuck worker never stalls the arena.
+
+Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
+
+* a match running past its ``deadline`` (``arena.matches.deadlines``) goes back to the queue and is enqueued
+  again, or, after ``ARENA_TASK_ATTEMPTS`` claims, fails; either way the match-done hooks run, so a
+  tournament or a strength test waiting on it moves on, and matchmaking (which counts only matches in time)
+  fills the ladder again. A worker that was only slow finds its claim gone and stores nothing.
+* a match running without a deadline (claimed before deadlines existed) gets one from its start.
+* a table running past its time limit fails; one whose worker went silent is handed to a worker again.
+* a build running past its deadline is pending again and enqueued, or rejected after its attempts.
+
+Each reaped item is logged as a warning (with the worker that held it), and the activity page counts them.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from arena.bots.models import BotVersion
+from arena.bots.services import version_build_release
+from arena.matches.deadlines import match_budget
+from arena.matches.models import Match, MatchEntry
+from arena.matches.services import match_fail
+from arena.tables.conf import setting
+from arena.tables.models import Table
+from arena.tables.services import table_kick
+
+log = logging.getLogger(__name__)
+
+REAP_TASK = "arena.ops.reap_overdue"
+REAP_SCHEDULE_NAME = "Reap overdue matches, tables and builds"
+
+
+@dataclass
+class Reaped:
+    requeued: list[int] = field(default_factory=list)
+    """Matches back in the queue."""
+    failed: list[int] = field(default_factory=list)
+    """Matches failed after their last attempt."""
+    tables_failed: list[int] = field(default_factory=list)
+    tables_kicked: list[int] = field(default_factory=list)
+    builds_requeued: list[int] = field(default_factory=list)
+    builds_rejected: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, list[int]]:
+        return {name: list(value) for name, value in vars(self).items()}
+
+
+def reap(now: datetime | None = None) -> Reaped:
+    """One pass over matches, tables and builds (see the module's docstring); returns what it did."""
+    now = now or timezone.now()
+    reaped = Reaped()
+    _date_undated(now)
+    for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__lt=now).prefetch_related("entries"):
+        _reap_match(match, now, reaped)
+    _reap_tables(now, reaped)
+    _reap_builds(now, reaped)
+    return reaped
+
+
+def _date_undated(now: datetime) -> None:
+    """Give a running match without a deadline one from its start (or from now, if it has no start)."""
+    for match in Match.objects.filter(status=Match.Status.RUNNING, deadline__isnull=True):
+        budget = match_budget(deals=match.deals, entries=MatchEntry.objects.filter(match=match).count(),
+                              players=match.players, move_s=match.move_s, bank_s=match.bank_s, start_s=match.start_s)
+        Match.objects.filter(pk=match.pk, deadline__isnull=True).update(deadline=(match.started or now) + budget)
+
+
+def _reap_match(match: Match, now: datetime, reaped: Reaped) -> None:
+    from arena.matches.tasks import match_done, play_match
+
+    late = (now - match.deadline).total_seconds() if match.deadline else 0.0
+    held = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=match.task_id)
+    with transaction.atomic():
+        if held.filter(attempts__lt=settings.ARENA_TASK_ATTEMPTS).update(
+            status=Match.Status.QUEUED, task_id="", worker="", started=None, deadline=None, reaped=F("reaped") + 1,
+        ):
+            transaction.on_commit(lambda: play_match.delay(match.pk))
+            log.warning("reaper: match %s was %.0f s past its deadline on worker %s (attempt %d of %d): queued again",
+                        match.pk, late, match.worker or "?", match.attempts, settings.ARENA_TASK_ATTEMPTS)
+            reaped.requeued.append(match.pk)
+            return
+    Match.objects.filter(pk=match.pk).update(reaped=F("reaped") + 1)
+    tries = settings.ARENA_TASK_ATTEMPTS
+    if match_fail(
+        match=match, task_id=match.task_id,
+        error=f"reaper: {late:.0f} s past its deadline on worker {match.worker or '?'}, attempt {match.attempts} "
+              f"of {tries}",
+        public_error=f"no worker finished it in time ({tries} attempts)",
+    ):
+        log.warning("reaper: match %s was %.0f s past its deadline on worker %s after %d attempts: failed",
+                    match.pk, late, match.worker or "?", match.attempts)
+        reaped.failed.append(match.pk)
+        match_done(match.pk)
+
+
+def _reap_tables(now: datetime, reaped: Reaped) -> None:
+    overdue = Table.objects.filter(status=Table.Status.RUNNING, deadline__lt=now)
+    for table in overdue:
+        if Table.objects.filter(pk=table.pk, status=Table.Status.RUNNING, task_id=table.task_id).update(
+            status=Table.Status.FAILED, finished=now, turn_deadline=None, version=F("version") + 1,
+            error="the game ran past its time limit",
+        ):
+            log.warning("reaper: table %s ran past its deadline on worker %s: failed", table.key, table.worker or "?")
+            reaped.tables_failed.append(table.pk)
+    stale = now - timedelta(seconds=float(setting("ARENA_TABLE_STALL_S")))
+    silent = Table.objects.filter(Q(heartbeat__lt=stale) | Q(heartbeat__isnull=True), status=Table.Status.RUNNING)
+    for table in silent:
+        if table_kick(table=table):
+            log.warning("reaper: table %s: its worker %s went silent; handed to a worker again", table.key,
+                        table.worker or "?")
+            reaped.tables_kicked.append(table.pk)
+
+
+def _reap_builds(now: datetime, reaped: Reaped) -> None:
+    from arena.bots.tasks import admit_version
+
+    overdue = BotVersion.objects.filter(status=BotVersion.Status.BUILDING, build_deadline__lt=now)
+    for version_id in overdue.values_list("pk", flat=True):
+        with transaction.atomic():
+            if version_build_release(version_id=version_id, error="the build ran past its deadline"):
+                transaction.on_commit(functools.partial(admit_version.delay, version_id))
+                reaped.builds_requeued.append(version_id)
+                log.warning("reaper: the build of version %s ran past its deadline: queued again", version_id)
+            else:
+                reaped.builds_rejected.append(version_id)
+                log.warning("reaper: the build of version %s ran past its deadline too often: rejected", version_id)
+
+
+def reaper_schedule_ensure() -> None:
+    """The pass as a django-celery-beat row, every ``ARENA_REAPER_EVERY_MINUTES``; kept if it exists (an admin
+    may change or disable it). A pass not started within its interval expires, so a backlog runs once."""
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every = settings.ARENA_REAPER_EVERY_MINUTES
+    interval = (IntervalSchedule.objects.filter(every=every, period=IntervalSchedule.MINUTES).order_by("pk").first()
+                or IntervalSchedule.objects.create(every=every, period=IntervalSchedule.MINUTES))
+    PeriodicTask.objects.get_or_create(
+        name=REAP_SCHEDULE_NAME, defaults={"task": REAP_TASK, "interval": interval, "expire_seconds": 60 * every}
+    )
