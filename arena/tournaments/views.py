@@ -17,6 +17,7 @@ from arena.tournaments.forms import TournamentForm
 from arena.tournaments.models import TournamentEntry
 from arena.tournaments.selectors import (
     StandingRow,
+    bye_points,
     tournament_crosstable,
     tournament_get,
     tournament_live,
@@ -90,6 +91,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "crosstable": list(zip(standings, crosstable)),
         "rounds": tournament_round_list(tournament),
         "staff": request.user.is_staff,
+        "bye_points": bye_points(tournament),
     })
 
 
@@ -139,7 +141,9 @@ def tournament_withdraw_view(request: HttpRequest, pk: int, entry_pk: int) -> Ht
 @require_POST
 def tournament_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        tournament_cancel(tournament=tournament_get(pk), reason=request.POST.get("reason", ""))
+        user = request.user
+        tournament_cancel(tournament=tournament_get(pk), reason=request.POST.get("reason", ""),
+                          by=user if isinstance(user, User) else None)
     except TournamentError as error:
         messages.error(request, str(error))
     else:
