@@ -531,7 +531,13 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
         if alive:
             _note(tournament, f"{alive[0].version.display} wins")
         return None
-    plan = knockout_round(list(range(len(alive))), tournament.sides)
+    had: dict[int, int] = {}
+    for entry_id in TournamentRound.byes.through.objects.filter(
+        tournamentround__tournament=tournament
+    ).values_list("tournamententry_id", flat=True):
+        had[entry_id] = had.get(entry_id, 0) + 1
+    plan = knockout_round(list(range(len(alive))), tournament.sides,
+                          {i: had.get(e.pk, 0) for i, e in enumerate(alive)})
     if plan.final and len(alive) < tournament.sides:
         _note(tournament, f"round {number}: the final seats {len(alive)}, fewer than {tournament.sides} "
                           "(withdrawals)")
