@@ -113,7 +113,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     name=data["name"], format=data["format"], preset=data["preset"], players=data["players"],
                     deals=data["deals"], rounds=data["rounds"], rated=data["rated"], starts_at=data["starts_at"],
                     versions=list(data["entrants"]), created_by=user if isinstance(user, User) else None,
-                    allow_overlap=data["allow_overlap"],
+                    allow_overlap=data["allow_overlap"], seed_order=data["seed_order"],
                 )
             except TournamentError as error:
                 form.add_error(None, str(error))
