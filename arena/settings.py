@@ -156,7 +156,8 @@ ARENA_START_S = env.float("ARENA_START_S", default=10.0)
 ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
 # Of the referee worker processes (`durak-arena --workers`, compose's WORKER_CONCURRENCY), how many may play
 # ladder and other non-tournament matches; the rest consume only the `tournament` queue, so a tournament's
-# matches never wait behind the ladder's. Default: all but one.
+# matches never wait behind the ladder's. Default: all but one. (Compose: WORKER_CONCURRENCY and
+# TOURNAMENT_CONCURRENCY size the two services.)
 ARENA_LADDER_WORKERS = env.int("ARENA_LADDER_WORKERS", default=0) or None
 # Tables (arena/tables/conf.py): a person's clock per move and per-game bank (s), the pause before a bot's move
 # so a person can follow it, and the reference bot behind the hint button.
