@@ -484,7 +484,10 @@ def tournament_live(tournament: Tournament) -> dict[str, Any]:
         "standings": [
             {"rank": row.rank, "bot": row.entry.version.bot.name, "version": row.entry.version.number,
              "points": row.points, "games": row.games, "duraks": row.duraks, "faults": row.faults,
-             "withdrawn": row.entry.withdrawn,
+             "withdrawn": row.entry.withdrawn, "byes": row.byes, "bye_points": row.bye_points,
+             "tiebreaks": {"buchholz": row.breaks.buchholz, "median_buchholz": row.breaks.median_buchholz,
+                           "sonneborn_berger": row.breaks.sonneborn_berger, "direct": row.breaks.direct,
+                           "finishing": row.breaks.finishing},
              "rating": None if row.rating is None else round(row.rating, 1)}
             for row in tournament_standings(tournament)
         ],

@@ -91,6 +91,9 @@ def test_live_json_reports_progress_and_standings(played: Tournament) -> None:
     assert data["status"] == "finished" and data["progress"]["percent"] == 100
     assert [row["points"] for row in data["standings"]] == [4, 2, 0]
     assert data["standings"][2]["bot"] == EVIL
+    top = data["standings"][0]
+    # Its opponents' points (2 and 0); Sonneborn-Berger: both games won against each, weighted by their points.
+    assert top["byes"] == 0 and top["tiebreaks"]["buchholz"] == 2 and top["tiebreaks"]["sonneborn_berger"] == 4
 
 
 def test_unknown_tournaments_are_404(db: None) -> None:
