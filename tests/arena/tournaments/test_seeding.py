@@ -32,7 +32,7 @@ def test_seeds_follow_the_best_estimate_of_each_and_unrated_bots_are_not_last(ma
     assert [e.seed_note for e in entries] == ["rating classic 3p (provisional)", "estimate from classic 2p",
                                               "not rated yet: the prior mean", "rating classic 3p"]
     html = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert "estimate from classic 2p" in html and "1700" in html
+    assert 'title="estimate from classic 2p"' in html and "1700" in html
 
 
 def test_staff_set_the_seed_order_on_the_form(make_entrants: MakeEntrants, staff: User) -> None:
