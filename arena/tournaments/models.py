@@ -221,6 +221,11 @@ class TournamentTable(models.Model):
         help_text="Knockout: the table whose tie this extra deal breaks.",
     )
     notes = models.TextField(blank=True)
+    out_positions = models.JSONField(
+        default=dict, blank=True,
+        help_text="Per game (pk): each seat's out position, seats out in the same bout sharing it (from a replay "
+                  "of the record when the table was done; a game missing here keeps the record's order).",
+    )
 
     class Meta:
         ordering = ["round", "number"]

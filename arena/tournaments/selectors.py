@@ -73,29 +73,37 @@ class _Seat:
 
 def _seats(tournament: Tournament, tables: Iterable[int] | None = None) -> list[_Seat]:
     """The entrants' parts in the games that count: those of tables played to the end (done). A table skipped
-    after a withdrawal (its match may still have finished) or cancelled with its tournament does not count."""
-    rows = GameSeat.objects.filter(
-        game__match__tournament_table__round__tournament=tournament,
-        game__match__tournament_table__status=TournamentTable.Status.DONE,
-    )
+    after a withdrawal (its match may still have finished) or cancelled with its tournament does not count.
+
+    Out positions come from the table's replayed ``out_positions`` (seats out in the same bout share one); a
+    game without them keeps the record's order, and if it is a draw its last two out share their places."""
+    done = TournamentTable.objects.filter(round__tournament=tournament, status=TournamentTable.Status.DONE)
     if tables is not None:
-        rows = rows.filter(game__match__tournament_table__in=list(tables))
-    by_game: dict[int, list[tuple[int, int, bool, bool, int | None, str, bool]]] = {}
+        done = done.filter(pk__in=list(tables))
+    replayed: dict[str, dict[str, int]] = {}
+    for positions in done.values_list("out_positions", flat=True):
+        replayed.update(positions or {})
+    rows = GameSeat.objects.filter(game__match__tournament_table__in=done)
+    by_game: dict[int, list[tuple[int, int, int, bool, bool, int | None, str, bool]]] = {}
     for row in rows.order_by("game_id", "seat").values_list(
-        "game_id", "game__match__tournament_table", "version_id", "durak", "offender", "out_position",
+        "game_id", "game__match__tournament_table", "seat", "version_id", "durak", "offender", "out_position",
         "game__reason", "game__draw",
     ):
         by_game.setdefault(row[0], []).append(row[1:])
     seats: list[_Seat] = []
     for game_id, game in by_game.items():
-        places = finishing_places([(v, out, durak) for _, v, durak, _, out, _, _ in game], draw=game[0][6])
+        known = replayed.get(str(game_id))
+        if known is not None:
+            places = finishing_places([(v, known.get(str(seat)), durak) for _, seat, v, durak, *_ in game])
+        else:
+            places = finishing_places([(v, out, durak) for _, _, v, durak, _, out, _, _ in game], draw=game[0][7])
         sides = len(places)
         parts: dict[int, _Seat] = {}
-        for table_id, v, durak, offender, _, reason, draw in game:
-            known = parts.get(v)
+        for table_id, _, v, durak, offender, _, reason, draw in game:
+            seen = parts.get(v)
             fault = offender and reason in FAULTS
-            parts[v] = _Seat(game_id, table_id, v, durak or bool(known and known.durak),
-                             fault or bool(known and known.fault), draw, sides - places[v])
+            parts[v] = _Seat(game_id, table_id, v, durak or bool(seen and seen.durak),
+                             fault or bool(seen and seen.fault), draw, sides - places[v])
         seats.extend(parts.values())
     return seats
 

@@ -83,6 +83,7 @@ from arena.tournaments.models import (
     TournamentSeries,
     TournamentTable,
 )
+from arena.tournaments.places import out_positions
 from bots_sdk.engine import Rules
 
 log = logging.getLogger(__name__)
@@ -498,7 +499,8 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
             continue
         if table.match.status == Match.Status.DONE:
             table.status = TournamentTable.Status.DONE
-            table.save(update_fields=["status"])
+            table.out_positions = _out_positions(table.match)
+            table.save(update_fields=["status", "out_positions"])
         elif table.match.status == Match.Status.FAILED:
             first_line = (table.match.error.strip().splitlines() or ["no reason given"])[0][:300]
             table.status = TournamentTable.Status.FAILED
@@ -511,6 +513,17 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
     if tournament.format == Format.KNOCKOUT:
         return _knockout_settle(tournament, round_, tables)
     return True
+
+
+def _out_positions(match: Match) -> dict[str, dict[str, int]]:
+    """Per game of ``match``: the seats' out positions, seats out in the same bout sharing one (the finishing
+    order's ties; ``arena.tournaments.places``). Games whose record does not replay are left out."""
+    positions: dict[str, dict[str, int]] = {}
+    for game_id, record in match.games.values_list("pk", "record"):
+        found = out_positions(record)
+        if found is not None:
+            positions[str(game_id)] = {str(seat): rank for seat, rank in found.items()}
+    return positions
 
 
 def _next_round(tournament: Tournament) -> TournamentRound | None:

@@ -6,13 +6,14 @@ preset one entrant holds several seats.
 
 **Finishing places.** In Durak only the durak loses, which cannot separate
 the others at a table of three or more; the order in which players went out
-does. A game's places: the seats that went out, in the order the game record
-lists them (``result.out_order``: out first is best), then the seats still
-holding cards when the game stopped (a draw by a limit, or a forfeit by
+does. A game's places: the seats that went out, in the order they went out
+(out first is best; seats that went out in the same bout share, as
+``arena.tournaments.places`` finds by replaying the record), then the seats
+still holding cards when the game stopped (a draw by a limit, or a forfeit by
 another seat), sharing the places between, then the durak, last. Shared places
-are averaged (two seats sharing 2nd and 3rd both have 2.5). A normal draw ends
-with the last players emptying their hands in the same bout, so the last two
-out share their places. A team's place is that of its first seat out (the
+are averaged (two seats sharing 2nd and 3rd both have 2.5). Where only the
+record's listed order is known, a normal draw's last two out share (a draw
+ends with at least two players emptying their hands in the same bout). A team's place is that of its first seat out (the
 durak's team is last). **Finishing points**: ``sides - place`` per game (at a
 table of three: 2 for first out, 1 for second, 0 for the durak), so they add
 up to the same total at every table.

@@ -1,8 +1,12 @@
-"""Finishing places and the chess tie-breaks, on hand-worked examples (pure functions: no database)."""
+"""Finishing places and the chess tie-breaks, on hand-worked examples and replayed records (no database)."""
 
 from __future__ import annotations
 
+import random
+
+from arena.tournaments.places import out_groups, out_positions
 from arena.tournaments.tiebreaks import Tally, TieBreaks, finishing_places, standing_key, tiebreaks
+from bots_sdk.engine import Game, GameRecord, Rules
 
 
 def test_places_follow_the_order_out_and_the_durak_is_last() -> None:
@@ -80,3 +84,28 @@ def test_the_order_is_points_buchholz_median_sb_direct_finishing_then_seed() -> 
     assert key(4, 9, 4, 6, 2, 0) < key(4, 9, 4, 6, 1, 99)
     assert key(4, 9, 4, 6, 1, 8) < key(4, 9, 4, 6, 1, 7, seed=1)
     assert key(4, 9, 4, 6, 1, 7, seed=1) < key(4, 9, 4, 6, 1, 7, seed=2)
+
+
+def test_seats_that_go_out_in_the_same_bout_share_their_place() -> None:
+    """Random four-player games replayed from their records: where two seats emptied their hands in one bout, the
+    record lists one before the other, but the replay groups them and the places are shared."""
+    rules = Rules.preset("classic", 4)
+    for seed in range(300):
+        game = Game.new(rules, seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_actions()))
+        record = GameRecord.from_game(game).to_dict()
+        groups = out_groups(record)
+        assert groups is not None and [s for g in groups for s in g] == record["result"]["out_order"]
+        together = next((g for g in groups if len(g) > 1), None)
+        if together is None or record["result"]["durak"] is None:
+            continue
+        positions = out_positions(record)
+        assert positions is not None
+        places = finishing_places([(seat, positions.get(seat), seat == record["result"]["durak"])
+                                   for seat in range(4)])
+        assert len({places[seat] for seat in together}) == 1
+        assert out_groups({**record, "result": {**record["result"], "out_order": []}}) is None  # not its own
+        return
+    raise AssertionError("no game of 300 had two seats out in one bout")
