@@ -43,8 +43,9 @@ the reference bots are exempt: they are stateless built-ins every event may
 use). Withdrawing cancels the entrant's queued matches; its remaining tables
 are skipped (a match already running finishes but does not count), its played
 games still count, and each other entrant at a skipped table is scored a bye
-(the standings' withdrawal rule, ``selectors._walkover_byes``). A failed match is recorded on its table and in the
-notes, scores nothing, and the tournament moves on.
+(the standings' withdrawal rule, ``selectors._walkover_byes``). A failed match
+is recorded on its table and in the notes, scores nothing, and the tournament
+moves on.
 """
 
 from __future__ import annotations
@@ -636,7 +637,8 @@ def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: li
                    "seed goes on (the last resort)")
             _note(tournament, f"{where}: {why}")
         elif len(playing) <= cut:
-            why = "the others go on without playing (an entrant withdrew)"
+            why = "the others go on" + (" without playing" if main.status == TournamentTable.Status.SKIPPED else "")
+            why += " (an entrant withdrew)"
             _note(tournament, f"{where}: {why}")
         else:
             why = _decided_by(record(ranking[cut - 1]), record(ranking[cut]), chain)
