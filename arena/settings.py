@@ -156,6 +156,11 @@ ARENA_MOVE_S = env.float("ARENA_MOVE_S", default=1.0)
 ARENA_BANK_S = env.float("ARENA_BANK_S", default=10.0)
 ARENA_START_S = env.float("ARENA_START_S", default=10.0)
 ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
+# Of the referee worker processes (`durak-arena --workers`), how many may play
+# ladder and other non-tournament matches; the rest consume only the `tournament` queue, so a tournament's
+# matches never wait behind the ladder's. Default: all but one. (Compose: WORKER_CONCURRENCY and
+# TOURNAMENT_CONCURRENCY size the two services.)
+ARENA_LADDER_WORKERS = env.int("ARENA_LADDER_WORKERS", default=0) or None
 # Tables (arena/tables/conf.py): a person's clock per move and per-game bank (s), the pause before a bot's move
 # so a person can follow it, and the reference bot behind the hint button.
 ARENA_TABLE_MOVE_S = env.float("ARENA_TABLE_MOVE_S", default=120.0)

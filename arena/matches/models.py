@@ -28,6 +28,8 @@ class Match(models.Model):
         RUNNING = "running", "running"
         DONE = "done", "done"
         FAILED = "failed", "failed"
+        CANCELLED = "cancelled", "cancelled"
+        """Never played: its tournament or strength test ended, or its entrant withdrew, while it was queued."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

@@ -28,6 +28,8 @@ from bots_sdk.match import table_rules
 from worker.referee.match import GameResult, MatchSpec
 
 FAULTS = ("timeout", "crash", "illegal", "protocol")
+TOURNAMENT_QUEUE = "tournament"
+"""The Celery queue of tournament matches; every other match goes to ``referee`` (the task's route)."""
 
 
 class MatchError(ValueError):
@@ -66,7 +68,11 @@ def match_create(
         )
         from arena.matches.tasks import play_match as play_match_task
 
-        transaction.on_commit(lambda: play_match_task.delay(match.pk))
+        if kind == Match.Kind.TOURNAMENT:
+            # Their own queue, with workers of their own (ARENA_LADDER_WORKERS), so an event starts on time.
+            transaction.on_commit(lambda: play_match_task.apply_async((match.pk,), queue=TOURNAMENT_QUEUE))
+        else:
+            transaction.on_commit(lambda: play_match_task.delay(match.pk))
     return match
 
 
@@ -85,7 +91,8 @@ def challenge_create(*, user: User, version: BotVersion, opponents: Sequence[Bot
 
 
 def match_claim(*, match_id: int, task_id: str, worker: str) -> Match | None:
-    """Take the match for this task; None if it is done, gone, or held by another task.
+    """Take the match for this task; None if it is done, cancelled, gone, or held by another task (only a
+    queued match, or one this very task already holds, is claimed).
 
     Each claim counts an attempt and sets the deadline its clocks allow (``deadlines.match_budget``); the reaper
     takes back a match still running after it."""
@@ -102,6 +109,18 @@ def match_claim(*, match_id: int, task_id: str, worker: str) -> Match | None:
     if taken != 1:
         return None
     return Match.objects.prefetch_related("entries__version__bot").get(pk=match_id)
+
+
+def matches_cancel(*, match_ids: Sequence[int], reason: str) -> list[int]:
+    """Cancel those of ``match_ids`` still queued (a conditional update, so a worker's claim and the cancel never
+    both win); a running match plays on. The ids cancelled."""
+    with transaction.atomic():
+        cancelled = list(Match.objects.select_for_update().filter(pk__in=match_ids, status=Match.Status.QUEUED)
+                         .values_list("pk", flat=True))
+        Match.objects.filter(pk__in=cancelled).update(
+            status=Match.Status.CANCELLED, error=reason[:10000], finished=timezone.now()
+        )
+    return cancelled
 
 
 def match_release(*, match: Match, task_id: str, error: str = "", public_error: str = "") -> bool:

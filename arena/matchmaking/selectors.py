@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Min, Q
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, Match, MatchEntry
+from arena.matches.services import TOURNAMENT_QUEUE
 from arena.matchmaking.conf import Config, matchmaking_config
 from arena.matchmaking.models import LadderSlot, VersionPlay
 from arena.ratings.models import Ladder, Rating
@@ -238,6 +239,34 @@ def ladder_activity(now: datetime | None = None, config: Config | None = None) -
                        games_hour=row["hour"], games_day=row["day"])
         for (preset, players), row in sorted(rows.items(), key=lambda item: (item[0][1], item[0][0]))
     ]
+
+
+@dataclass(frozen=True)
+class QueueActivity:
+    """Matches of one kind waiting on, or playing from, one Celery queue."""
+
+    queue: str
+    kind: str
+    queued: int
+    running: int
+    oldest: datetime | None
+    """When the longest-waiting queued match of the kind was created."""
+
+
+def queue_activity() -> list[QueueActivity]:
+    """What waits where: per queue (tournament matches on ``tournament``, with workers of their own; the rest on
+    ``referee``) and per match kind, the queued and running matches and the oldest wait."""
+    rows = (Match.objects.filter(status__in=(Match.Status.QUEUED, Match.Status.RUNNING)).values_list("kind")
+            .annotate(queued=Count("id", filter=Q(status=Match.Status.QUEUED)),
+                      running=Count("id", filter=Q(status=Match.Status.RUNNING)),
+                      oldest=Min("created", filter=Q(status=Match.Status.QUEUED))))
+    labels = dict(Match.Kind.choices)
+    found = [
+        QueueActivity(queue=TOURNAMENT_QUEUE if kind == Match.Kind.TOURNAMENT else "referee",
+                      kind=str(labels.get(kind, kind)), queued=queued, running=running, oldest=oldest)
+        for kind, queued, running, oldest in rows
+    ]
+    return sorted(found, key=lambda row: (row.queue != TOURNAMENT_QUEUE, row.queue, row.kind))
 
 
 def ladder_games_by_hour(now: datetime | None = None, hours: int = 24) -> tuple[list[str], dict[str, list[int]]]:

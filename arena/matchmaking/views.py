@@ -7,7 +7,13 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from arena.matchmaking.conf import matchmaking_config
-from arena.matchmaking.selectors import bot_activity, ladder_activity, ladder_games_by_hour, recovery_activity
+from arena.matchmaking.selectors import (
+    bot_activity,
+    ladder_activity,
+    ladder_games_by_hour,
+    queue_activity,
+    recovery_activity,
+)
 
 
 def activity(request: HttpRequest) -> HttpResponse:
@@ -18,6 +24,7 @@ def activity(request: HttpRequest) -> HttpResponse:
     labels, series = ladder_games_by_hour(now)
     return render(request, "matchmaking/activity.html", {
         "ladders": ladders,
+        "queues": queue_activity(),
         "bots": bots,
         "starved": sum(1 for bot in bots if bot.starved),
         "in_flight": sum(ladder.queued + ladder.running for ladder in ladders),

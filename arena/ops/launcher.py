@@ -34,6 +34,20 @@ class LaunchError(Exception):
     """Something the person starting the arena must fix; the message says what and how."""
 
 
+def worker_split(total: int, ladder: int | None) -> tuple[int, int]:
+    """How many of ``total`` referee processes take every queue (tournament first, then the ladder's) and how
+    many take only tournament matches: ``ladder`` (ARENA_LADDER_WORKERS; default all but one) for the first,
+    at least one of each when there are two or more.
+
+    >>> worker_split(2, None), worker_split(4, 3), worker_split(4, 9), worker_split(1, None)
+    ((1, 1), (3, 1), (3, 1), (1, 0))
+    """
+    if total <= 1:
+        return total, 0
+    shared = min(max(ladder if ladder is not None else total - 1, 1), total - 1)
+    return shared, total - shared
+
+
 def _port_free(host: str, port: int) -> bool:
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -140,8 +154,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The children run in the data folder: nothing they write by accident lands beside the code.
         children = Children(data / "logs", cwd=data)
         python = sys.executable
-        children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default",
-                                  "--concurrency", str(args.workers), "--loglevel", "INFO"])
+        shared, dedicated = worker_split(args.workers, settings.ARENA_LADDER_WORKERS)
+        children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q",
+                                  "tournament,referee,default", "--concurrency", str(shared), "--loglevel", "INFO"])
+        if dedicated:
+            children.start("tournaments", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "tournament",
+                                           "--concurrency", str(dedicated), "--hostname", "tournaments@%h",
+                                           "--loglevel", "INFO"])
         children.start("tables", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "tables",
                                   "--concurrency", str(TABLE_WORKERS), "--hostname", "tables@%h", "--loglevel", "INFO"])
         children.start("beat", [python, "-m", "celery", "-A", "worker.celery", "beat", "--loglevel", "INFO",

@@ -124,6 +124,7 @@ class StrengthTestPair(models.Model):
         COUNTED = "counted", "counted"
         FAILED = "failed", "failed"
         LATE = "late", "ended after the test (not counted)"
+        CANCELLED = "cancelled", "cancelled before it started (the test had ended)"
 
     test = models.ForeignKey(StrengthTest, on_delete=models.CASCADE, related_name="pairs_played")
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="strength_test_pair")

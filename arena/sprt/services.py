@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
-from arena.matches.services import MatchError, match_create
+from arena.matches.services import MatchError, match_create, matches_cancel
 from arena.ratings.sprt import bounds
 from arena.sprt.models import StrengthTest, StrengthTestPair
 from arena.sprt.scoring import GameScore, pair_bin
@@ -150,9 +150,14 @@ def _queue_pairs(test: StrengthTest) -> int:
 
 
 def _finish(test: StrengthTest, status: StrengthTest.Status, note: str = "") -> None:
+    """End the test (the caller saves it); its pairs still queued are cancelled, those playing finish uncounted."""
     test.status = status
     test.note = note[:500]
     test.finished = timezone.now()
+    queued = test.pairs_played.filter(state=StrengthTestPair.State.PLAYING).values_list("match_id", flat=True)
+    cancelled = matches_cancel(match_ids=list(queued), reason=f"cancelled: the strength test ended ({status.label})")
+    test.pairs_played.filter(match_id__in=cancelled).update(state=StrengthTestPair.State.CANCELLED,
+                                                            ended=test.finished)
 
 
 def _count(test: StrengthTest, score: int, games: list[int]) -> None:

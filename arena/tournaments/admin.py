@@ -31,8 +31,10 @@ from arena.tournaments.services import (
 class EntryInline(admin.TabularInline[TournamentEntry, Tournament]):
     model = TournamentEntry
     extra = 0
-    fields = ("version", "seed", "withdrawn", "withdrawn_reason", "byes", "bye_points", "eliminated_round")
-    readonly_fields = ("withdrawn", "withdrawn_reason", "byes", "bye_points", "eliminated_round")
+    fields = ("version", "seed", "seed_rating", "seed_note", "withdrawn", "withdrawn_reason", "byes", "bye_points",
+              "eliminated_round")
+    readonly_fields = ("seed_rating", "seed_note", "withdrawn", "withdrawn_reason", "byes", "bye_points",
+                       "eliminated_round")
     raw_id_fields = ("version",)
 
 

@@ -24,8 +24,10 @@ effort per round: it does not plan ahead for later rounds). When the field does
 not divide by ``k``, the lowest-ranked entrants among those with the fewest
 byes sit the round out.
 
-**Knockout.** Each round re-seeds the entrants still in: the top seeds get
-byes when the field does not fill whole tables, the rest are dealt to the
+**Knockout.** Each round re-seeds the entrants still in: when the field does
+not fill whole tables, the byes go to those with the fewest byes so far (the
+top seeds first among them, so no entrant gets a second bye while another has
+none), the rest are dealt to the
 tables in serpentine order (for pairs: 1 v n, 2 v n-1, ...), and each table's
 best advances. When that would leave fewer than a full table for the final, the
 tables send their best two (or more) so that exactly a table's worth go on.
@@ -420,11 +422,16 @@ class KnockoutRound:
         return len(self.tables) == 1 and not self.byes and self.advance == [1]
 
 
-def knockout_round(alive: Sequence[int], k: int) -> KnockoutRound:
+def knockout_round(alive: Sequence[int], k: int, byes_so_far: Mapping[int, int] | None = None) -> KnockoutRound:
     """The next round for the entrants still in (``alive``, best seed first) at tables of ``k``.
+
+    The byes go to the entrants with the fewest byes so far (``byes_so_far``), the better seed first among
+    them, so nobody gets a second bye while another entrant still in has none.
 
     >>> knockout_round([0, 1, 2, 3, 4], 2)
     KnockoutRound(tables=[(1, 4), (2, 3)], byes=[0], advance=[1, 1])
+    >>> knockout_round([0, 1, 2], 2, {0: 1})
+    KnockoutRound(tables=[(0, 2)], byes=[1], advance=[1])
     >>> knockout_round(list(range(6)), 4)
     KnockoutRound(tables=[(2, 3, 4, 5)], byes=[0, 1], advance=[2])
     >>> knockout_round([3, 5, 8], 3).final
@@ -436,9 +443,11 @@ def knockout_round(alive: Sequence[int], k: int) -> KnockoutRound:
     if m <= k:
         return KnockoutRound([tuple(alive)], [], [1])
     count, bye_count = divmod(m, k)
-    byes = list(alive[:bye_count])
+    had = byes_so_far or {}
+    rank = {entrant: i for i, entrant in enumerate(alive)}
+    byes = sorted(sorted(alive, key=lambda e: (had.get(e, 0), rank[e]))[:bye_count], key=rank.__getitem__)
     seats: list[list[int]] = [[] for _ in range(count)]
-    for index, entrant in enumerate(alive[bye_count:]):
+    for index, entrant in enumerate(e for e in alive if e not in byes):
         row, column = divmod(index, count)
         seats[column if row % 2 == 0 else count - 1 - column].append(entrant)
     advance = [1] * count

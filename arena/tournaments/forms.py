@@ -39,6 +39,11 @@ class TournamentForm(forms.Form):
         queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple,
         help_text="Active versions; seeded by their rating on this preset's ladder.",
     )
+    seeds = forms.CharField(
+        required=False, label="Seed order", widget=forms.TextInput(attrs={"placeholder": "e.g. gentle, mybot"}),
+        help_text="Optional: entrants' bot names, best first, comma-separated; the rest follow by rating (a "
+                  "provisional rating by its estimate; never rated: 1500).",
+    )
     allow_overlap = forms.BooleanField(
         required=False, label="Allow entrants already in another scheduled or running tournament",
     )
@@ -58,4 +63,21 @@ class TournamentForm(forms.Form):
                                      data.get("rounds") if data["format"] == Format.SWISS else None)
             if problem:
                 raise forms.ValidationError(problem)
+        if "entrants" in data:
+            data["seed_order"] = self._seed_order(data.get("seeds", ""), list(data["entrants"]))
         return data
+
+    def _seed_order(self, text: str, entrants: list[BotVersion]) -> list[BotVersion]:
+        """The entrants named in the seed order, in that order; an unknown or repeated name is an error."""
+        by_name = {version.bot.name: version for version in entrants}
+        order: list[BotVersion] = []
+        for name in (part.strip() for part in text.split(",")):
+            if not name:
+                continue
+            if name not in by_name:
+                self.add_error("seeds", f"{name!r} is not one of the chosen entrants")
+            elif by_name[name] in order:
+                self.add_error("seeds", f"{name!r} is named twice")
+            else:
+                order.append(by_name[name])
+        return order

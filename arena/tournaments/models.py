@@ -151,6 +151,8 @@ class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     version = models.ForeignKey(BotVersion, on_delete=models.PROTECT, related_name="tournament_entries")
     seed = models.PositiveSmallIntegerField()
+    seed_rating = models.FloatField(null=True, blank=True, help_text="The rating it was seeded by.")
+    seed_note = models.CharField(max_length=200, blank=True, help_text="Where the seed came from.")
     withdrawn = models.BooleanField(default=False)
     withdrawn_reason = models.CharField(max_length=500, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
@@ -176,6 +178,7 @@ class TournamentRound(models.Model):
         PLANNED = "planned", "planned"
         RUNNING = "running", "running"
         DONE = "done", "done"
+        CANCELLED = "cancelled", "cancelled"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tournament_rounds")
     number = models.PositiveSmallIntegerField(help_text="From 1.")
@@ -202,7 +205,8 @@ class TournamentTable(models.Model):
         PLAYING = "playing", "playing"
         DONE = "done", "done"
         FAILED = "failed", "failed"
-        SKIPPED = "skipped", "skipped"
+        SKIPPED = "skipped", "skipped (an entrant withdrew)"
+        CANCELLED = "cancelled", "cancelled (with the tournament)"
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="From 1, within the round.")
@@ -217,6 +221,11 @@ class TournamentTable(models.Model):
         help_text="Knockout: the table whose tie this extra deal breaks.",
     )
     notes = models.TextField(blank=True)
+    out_positions = models.JSONField(
+        default=dict, blank=True,
+        help_text="Per game (pk): each seat's out position, seats out in the same bout sharing it (from a replay "
+                  "of the record when the table was done; a game missing here keeps the record's order).",
+    )
 
     class Meta:
         ordering = ["round", "number"]

@@ -29,6 +29,7 @@ from arena.tournaments.models import (
     TournamentSeat,
     TournamentTable,
 )
+from arena.tournaments.tiebreaks import Tally, TieBreaks, finishing_places, pair_score, standing_key, tiebreaks
 from bots_sdk.stats import wilson_interval
 
 PERFORMANCE_PRIOR_SD = maths.PRIOR_SD
@@ -58,32 +59,92 @@ def tournament_entries(tournament: Tournament) -> list[TournamentEntry]:
 
 @dataclass(frozen=True)
 class _Seat:
+    """One entrant's part in one counted game (a team's seats count once: they share the result)."""
+
     game_id: int
+    table_id: int
     version_id: int
     durak: bool
     fault: bool
     draw: bool
+    finishing: float
+    """``sides - place`` by finishing order (``tiebreaks.finishing_places``)."""
 
 
-def _seats(tournament: Tournament) -> list[_Seat]:
-    rows = (
-        GameSeat.objects.filter(game__match__tournament_table__round__tournament=tournament)
-        .order_by("game_id", "seat")
-        .values_list("game_id", "version_id", "durak", "offender", "game__reason", "game__draw")
-    )
-    # A team's seats are one entrant's part in the game: count it once (its seats share the result).
-    seats: dict[tuple[int, int], _Seat] = {}
-    for g, v, durak, offender, reason, draw in rows:
-        known = seats.get((g, v))
-        fault = offender and reason in FAULTS
-        seats[g, v] = _Seat(g, v, durak or bool(known and known.durak), fault or bool(known and known.fault), draw)
-    return list(seats.values())
+def _seats(tournament: Tournament, tables: Iterable[int] | None = None) -> list[_Seat]:
+    """The entrants' parts in the games that count: those of tables played to the end (done). A table skipped
+    after a withdrawal (its match may still have finished) or cancelled with its tournament does not count.
+
+    Out positions come from the table's replayed ``out_positions`` (seats out in the same bout share one); a
+    game without them keeps the record's order, and if it is a draw its last two out share their places."""
+    done = TournamentTable.objects.filter(round__tournament=tournament, status=TournamentTable.Status.DONE)
+    if tables is not None:
+        done = done.filter(pk__in=list(tables))
+    replayed: dict[str, dict[str, int]] = {}
+    for positions in done.values_list("out_positions", flat=True):
+        replayed.update(positions or {})
+    rows = GameSeat.objects.filter(game__match__tournament_table__in=done)
+    by_game: dict[int, list[tuple[int, int, int, bool, bool, int | None, str, bool]]] = {}
+    for row in rows.order_by("game_id", "seat").values_list(
+        "game_id", "game__match__tournament_table", "seat", "version_id", "durak", "offender", "out_position",
+        "game__reason", "game__draw",
+    ):
+        by_game.setdefault(row[0], []).append(row[1:])
+    seats: list[_Seat] = []
+    for game_id, game in by_game.items():
+        known = replayed.get(str(game_id))
+        if known is not None:
+            places = finishing_places([(v, known.get(str(seat)), durak) for _, seat, v, durak, *_ in game])
+        else:
+            places = finishing_places([(v, out, durak) for _, _, v, durak, _, out, _, _ in game], draw=game[0][7])
+        sides = len(places)
+        parts: dict[int, _Seat] = {}
+        for table_id, _, v, durak, offender, _, reason, draw in game:
+            seen = parts.get(v)
+            fault = offender and reason in FAULTS
+            parts[v] = _Seat(game_id, table_id, v, durak or bool(seen and seen.durak),
+                             fault or bool(seen and seen.fault), draw, sides - places[v])
+        seats.extend(parts.values())
+    return seats
+
+
+def table_results(tournament: Tournament, tables: Iterable[int]) -> dict[int, dict[int, tuple[int, float]]]:
+    """Per table (pk) and version: its duraks and its finishing points over the table's games (knockout)."""
+    results: dict[int, dict[int, tuple[int, float]]] = {}
+    for seat in _seats(tournament, tables):
+        duraks, finishing = results.setdefault(seat.table_id, {}).get(seat.version_id, (0, 0.0))
+        results[seat.table_id][seat.version_id] = (duraks + seat.durak, finishing + seat.finishing)
+    return results
+
+
+def _walkover_byes(tournament: Tournament) -> dict[int, int]:
+    """Per entry pk: tables it did not play because another entrant at them withdrew (Swiss and round robin).
+
+    **The withdrawal rule**: games already played stand, for everyone. A table that is not played, or whose
+    match was still running when an entrant withdrew (it finishes and is recorded, but does not count), scores
+    each other entrant seated there as a bye: an average seat's points, in the byes column. So every entrant
+    still in has the same number of tables counted, whoever it was drawn against and when."""
+    if tournament.format == Format.KNOCKOUT:
+        return {}
+    byes: dict[int, int] = {}
+    for entry_id, withdrawn, withdrawn_round, number in TournamentSeat.objects.filter(
+        table__round__tournament=tournament, table__status=TournamentTable.Status.SKIPPED,
+    ).values_list("entry_id", "entry__withdrawn", "entry__withdrawn_round", "table__round__number"):
+        if not withdrawn or (withdrawn_round or 0) > number:
+            byes[entry_id] = byes.get(entry_id, 0) + 1
+    return byes
+
+
+def bye_points(tournament: Tournament) -> int:
+    """What a bye scores: an average seat's points at a table, ``deals * (sides - 1)``."""
+    return tournament.deals * (tournament.sides - 1)
 
 
 def entry_points(tournament: Tournament) -> dict[int, int]:
-    """Points per entry (its pk): games in which it was not the durak, plus Swiss bye points."""
+    """Points per entry (its pk): games in which it was not the durak, plus byes (Swiss, and walkovers)."""
     by_version = {e.version_id: e for e in tournament.entries.all()}
-    points = {e.pk: e.bye_points for e in by_version.values()}
+    walkovers = _walkover_byes(tournament)
+    points = {e.pk: e.bye_points + walkovers.get(e.pk, 0) * bye_points(tournament) for e in by_version.values()}
     for seat in _seats(tournament):
         if not seat.durak and seat.version_id in by_version:
             points[by_version[seat.version_id].pk] += 1
@@ -109,6 +170,10 @@ class StandingRow:
     rating_low: float | None
     rating_high: float | None
     stage: str
+    byes: int
+    """Tables sat out: Swiss byes, and tables not played because another entrant withdrew."""
+    bye_points: int
+    breaks: TieBreaks
 
     @property
     def rate_text(self) -> str:
@@ -153,8 +218,41 @@ def _stage(tournament: Tournament, entry: TournamentEntry, champion: bool) -> st
     return "still in" if tournament.status == Tournament.Status.RUNNING else ""
 
 
+def _tallies(tournament: Tournament, entries: list[TournamentEntry], seats: list[_Seat],
+             walkovers: dict[int, int]) -> dict[int, Tally[int]]:
+    """Per entry pk: points, byes, finishing points, opponents per table and pairwise results per game."""
+    by_version = {e.version_id: e for e in entries}
+    tallies: dict[int, Tally[int]] = {}
+    for entry in entries:
+        byes = entry.byes + walkovers.get(entry.pk, 0)
+        tallies[entry.pk] = Tally(points=entry.bye_points + walkovers.get(entry.pk, 0) * bye_points(tournament),
+                                  byes=byes)
+    by_game: dict[int, list[_Seat]] = {}
+    for seat in seats:
+        if seat.version_id in by_version:
+            by_game.setdefault(seat.game_id, []).append(seat)
+    met: set[tuple[int, int, int]] = set()
+    for game in by_game.values():
+        for mine in game:
+            tally = tallies[by_version[mine.version_id].pk]
+            tally.points += not mine.durak
+            tally.finishing += mine.finishing
+            for other in game:
+                if other.version_id == mine.version_id:
+                    continue
+                opponent = by_version[other.version_id].pk
+                tally.results.append((opponent, pair_score(mine.durak, other.durak)))
+                if (mine.table_id, mine.version_id, other.version_id) not in met:
+                    met.add((mine.table_id, mine.version_id, other.version_id))
+                    tally.opponents.append(opponent)
+    return tallies
+
+
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The standings, best first (knockout: by the round reached, then the place at the last table)."""
+    """The standings, best first. Swiss and round robin: points, then the tie-breaks of
+    ``arena.tournaments.tiebreaks`` (Buchholz, median Buchholz, Sonneborn-Berger, direct encounter, finishing
+    points), then the seed. Knockout: the round reached, the place at the last table, points, finishing points,
+    then the seed."""
     entries = tournament_entries(tournament)
     seats = _seats(tournament)
     tally: dict[int, list[int]] = {e.version_id: [0, 0, 0, 0, 0] for e in entries}  # games duraks draws faults safe
@@ -167,6 +265,9 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         counts[2] += seat.draw
         counts[3] += seat.fault
         counts[4] += not seat.durak
+    walkovers = _walkover_byes(tournament)
+    tallies = _tallies(tournament, entries, seats, walkovers)
+    breaks = tiebreaks(tallies, tournament.sides, tournament.deals * tournament.sides)
     ratings = _performance(entries, seats)
     last_place: dict[int, int] = {}
     if tournament.format == Format.KNOCKOUT:
@@ -178,27 +279,28 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     finished = tournament.status == Tournament.Status.FINISHED
 
     def order(entry: TournamentEntry) -> tuple[float, ...]:
-        games, duraks, _, faults, safe = tally[entry.version_id]
-        points = safe + entry.bye_points
-        rate = duraks / games if games else 1.0
+        points = tallies[entry.pk].points
         if tournament.format == Format.KNOCKOUT:
             reached = entry.eliminated_round or (entry.withdrawn_round or 0 if entry.withdrawn else math.inf)
-            return (-reached, last_place.get(entry.pk, 99), -points, entry.seed)
-        return (-points, rate, faults, entry.seed)
+            return (-reached, last_place.get(entry.pk, 99), -points, -tallies[entry.pk].finishing, entry.seed)
+        return standing_key(points, breaks[entry.pk], entry.seed)
 
     ranked = sorted(entries, key=order)
     alive = [e for e in ranked if not e.withdrawn and e.eliminated_round is None]
     rows: list[StandingRow] = []
     for rank, entry in enumerate(ranked, 1):
-        games, duraks, draws, faults, safe = tally[entry.version_id]
+        games, duraks, draws, faults, _ = tally[entry.version_id]
         low, high = wilson_interval(duraks, games)
         rating = ratings.get(entry.pk)
         champion = (tournament.format == Format.KNOCKOUT and finished and len(alive) == 1 and alive[0] is entry)
+        byes = tallies[entry.pk].byes
         rows.append(StandingRow(
             rank=rank, entry=entry, games=games, duraks=duraks, draws=draws, faults=faults,
-            points=safe + entry.bye_points, rate=duraks / games if games else None, rate_low=low, rate_high=high,
-            rating=rating[0] if rating else None, rating_low=rating[1] if rating else None,
+            points=round(tallies[entry.pk].points), rate=duraks / games if games else None, rate_low=low,
+            rate_high=high, rating=rating[0] if rating else None, rating_low=rating[1] if rating else None,
             rating_high=rating[2] if rating else None, stage=_stage(tournament, entry, champion),
+            byes=byes, bye_points=entry.bye_points + walkovers.get(entry.pk, 0) * bye_points(tournament),
+            breaks=breaks[entry.pk],
         ))
     return rows
 
@@ -325,6 +427,16 @@ class TableView:
     games: list[tuple[int, int]]
     """(game pk, number from 1) of the table's match, for the replay links."""
 
+    @property
+    def ranked(self) -> list[SeatView]:
+        """The seats by their place at the table (knockout), unplaced ones after, in seat order."""
+        return sorted(self.seats, key=lambda s: (s.seat.place is None, s.seat.place or 0, s.seat.position))
+
+    @property
+    def decision(self) -> str:
+        """What decided a knockout table (who went on, and by which rule), as the advance wrote it."""
+        return self.table.notes
+
 
 @dataclass(frozen=True)
 class RoundView:
@@ -380,7 +492,10 @@ def tournament_live(tournament: Tournament) -> dict[str, Any]:
         "standings": [
             {"rank": row.rank, "bot": row.entry.version.bot.name, "version": row.entry.version.number,
              "points": row.points, "games": row.games, "duraks": row.duraks, "faults": row.faults,
-             "withdrawn": row.entry.withdrawn,
+             "withdrawn": row.entry.withdrawn, "byes": row.byes, "bye_points": row.bye_points,
+             "tiebreaks": {"buchholz": row.breaks.buchholz, "median_buchholz": row.breaks.median_buchholz,
+                           "sonneborn_berger": row.breaks.sonneborn_berger, "direct": row.breaks.direct,
+                           "finishing": row.breaks.finishing},
              "rating": None if row.rating is None else round(row.rating, 1)}
             for row in tournament_standings(tournament)
         ],

@@ -20,23 +20,32 @@ that game's durak, so faults cost points like any loss and are shown apart.
 Round robins give every entrant the same number of games, so points order them
 as durak counts do. A Swiss bye scores what an average seat scores at a table,
 ``deals * (sides - 1)`` (sides: the entrants at a table; under a team preset
-each entrant plays a whole team). Ranking: points, then fewer duraks, fewer
-faults, better seed.
+each entrant plays a whole team). Ranking: points, then the tie-breaks of
+``arena.tournaments.tiebreaks`` (Buchholz, median Buchholz, Sonneborn-Berger,
+direct encounter, finishing points), the better seed last.
 
 **Knockout decisions**: a table's entrants are ordered by fewer duraks over
-the table's duplicate set; if the last place that goes on is tied, the same
-table plays one more duplicate deal (up to ``MAX_TIEBREAKS`` times), which only
-orders the entrants the main match left tied; a tie after that, a failed match,
-or a failed tie-break goes to the better seed (and is written in the notes).
+the table's duplicate set, then by more finishing points (the order players
+went out, ``arena.tournaments.tiebreaks``), which separates the players who
+never lose at a table of three or more; exactly ``advance`` go on. If the last
+place that goes on is still tied, the same table plays one more duplicate deal
+(up to ``MAX_TIEBREAKS`` times), which only orders the entrants the main match
+left tied; only a tie after that, or a failed match, goes to the better seed
+(and is written in the notes). A table whose match an entrant withdrew from is
+played again without it (or, if no more than ``advance`` are left, the others
+go on without playing).
 
 **Bad input**: a field too small for the table size is refused at creation
 (and cancels a tournament at its start if withdrawals shrank it); entering a
 version that already plays in another scheduled or running tournament is
 refused unless staff tick "allow overlap" (the usual cause is a double submit;
 the reference bots are exempt: they are stateless built-ins every event may
-use). A withdrawn entrant's remaining tables are skipped (not created), its
-played games still count. A failed match is recorded on its table and in the
-notes, scores nothing, and the tournament moves on.
+use). Withdrawing cancels the entrant's queued matches; its remaining tables
+are skipped (a match already running finishes but does not count), its played
+games still count, and each other entrant at a skipped table is scored a bye
+(the standings' withdrawal rule, ``selectors._walkover_byes``). A failed match
+is recorded on its table and in the notes, scores nothing, and the tournament
+moves on.
 """
 
 from __future__ import annotations
@@ -54,7 +63,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
-from arena.matches.models import Match, MatchEntry
+from arena.matches.models import Match
 from arena.matches.services import MatchError, match_create
 from arena.ratings.models import Rating
 from arena.tournaments.formats import (
@@ -75,6 +84,7 @@ from arena.tournaments.models import (
     TournamentSeries,
     TournamentTable,
 )
+from arena.tournaments.places import out_positions
 from bots_sdk.engine import Rules
 
 log = logging.getLogger(__name__)
@@ -128,23 +138,58 @@ def entrant_clashes(versions: Sequence[BotVersion], exclude: int | None = None) 
     return clashes
 
 
-def _seeded(versions: Sequence[BotVersion], preset: str, players: int) -> list[BotVersion]:
-    """Seed order: by rating on the ladder of this preset and table size (best first), unrated versions after,
-    in the order given."""
-    ratings = dict(
-        Rating.objects.filter(ladder__preset=preset, ladder__players=players, version__in=versions)
-        .values_list("version_id", "rating")
-    )
-    order = {v.pk: i for i, v in enumerate(versions)}
-    return sorted(versions, key=lambda v: (0, -ratings[v.pk]) if v.pk in ratings else (1, order[v.pk]))
+def _seeded(versions: Sequence[BotVersion], preset: str, players: int,
+            order: Sequence[BotVersion] = ()) -> list[tuple[BotVersion, float | None, str]]:
+    """Seed order, each with the rating it was seeded by and where that came from: first the versions staff put
+    in ``order``, as given; then by rating, best first. A version's rating is its estimate on this preset's
+    ladder at this table size, provisional or not (a provisional rating is still the best estimate there is);
+    without one, its estimate at the nearest other table size of the preset, then on any ladder; a version
+    never rated anywhere is seeded at the prior mean (1500), among the others rather than after them."""
+    from arena.ratings.maths import PRIOR_MEAN
+
+    rows = Rating.objects.filter(version__in=versions).select_related("ladder").order_by("pk")
+    here: dict[int, tuple[float, str]] = {}
+    nearest: dict[int, tuple[tuple[int, int], float, str]] = {}
+    for row in rows:
+        ladder = row.ladder
+        name = f"{ladder.preset} {ladder.players}p"
+        mark = " (provisional)" if row.provisional else ""
+        if ladder.preset == preset and ladder.players == players:
+            here[row.version_id] = (row.rating, f"rating {name}{mark}")
+            continue
+        distance = (0 if ladder.preset == preset else 1, abs(ladder.players - players))
+        if row.version_id not in nearest or distance < nearest[row.version_id][0]:
+            nearest[row.version_id] = (distance, row.rating, f"estimate from {name}{mark}")
+    chosen = {v.pk: i for i, v in enumerate(order)}
+    given = {v.pk: i for i, v in enumerate(versions)}
+
+    def basis(version: BotVersion) -> tuple[float, str]:
+        if version.pk in here:
+            return here[version.pk]
+        if version.pk in nearest:
+            return nearest[version.pk][1:]
+        return PRIOR_MEAN, "not rated yet: the prior mean"
+
+    def key(version: BotVersion) -> tuple[float, ...]:
+        if version.pk in chosen:
+            return (0, chosen[version.pk])
+        return (1, -basis(version)[0], given[version.pk])
+
+    seeded: list[tuple[BotVersion, float | None, str]] = []
+    for version in sorted(versions, key=key):
+        rating, note = basis(version)
+        seeded.append((version, rating, "set by staff" if version.pk in chosen else note))
+    return seeded
 
 
 def tournament_create(
     *, name: str, format: str, preset: str, players: int, deals: int, versions: Sequence[BotVersion],
     starts_at: datetime | None = None, rounds: int | None = None, rated: bool = False,
     created_by: User | None = None, allow_overlap: bool = False, series: TournamentSeries | None = None,
+    seed_order: Sequence[BotVersion] = (),
 ) -> Tournament:
-    """A scheduled tournament of ``versions`` (active ones), seeded by ladder rating, with its beat start.
+    """A scheduled tournament of ``versions`` (active ones), seeded by ladder rating (``seed_order`` first: the
+    seeds staff set), with its beat start.
 
     Raises ``TournamentError`` (nothing stored) for bad settings, a field that does not fit the table size,
     an inactive or repeated entrant, or (unless ``allow_overlap``) an entrant busy in another tournament."""
@@ -163,6 +208,9 @@ def tournament_create(
         seen.add(version.pk)
         if version.status != BotVersion.Status.ACTIVE:
             raise TournamentError(f"{version.display} is {version.get_status_display()}, not active")
+    stray = [v.display for v in seed_order if v.pk not in seen]
+    if stray:
+        raise TournamentError(f"seeds: {', '.join(stray)} is not among the entrants")
     problem = entrants_error(format, Rules.preset(preset, players).sides, len(versions))
     if problem:
         raise TournamentError(problem)
@@ -179,8 +227,8 @@ def tournament_create(
             status=Tournament.Status.SCHEDULED, starts_at=starts_at or now, created_by=created_by, series=series,
         )
         TournamentEntry.objects.bulk_create(
-            TournamentEntry(tournament=tournament, version=version, seed=seed)
-            for seed, version in enumerate(_seeded(versions, preset, players), 1)
+            TournamentEntry(tournament=tournament, version=version, seed=seed, seed_rating=rating, seed_note=note)
+            for seed, (version, rating, note) in enumerate(_seeded(versions, preset, players, seed_order), 1)
         )
         tournament_schedule_upsert(tournament)
         if tournament.starts_at <= now:
@@ -452,7 +500,8 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
             continue
         if table.match.status == Match.Status.DONE:
             table.status = TournamentTable.Status.DONE
-            table.save(update_fields=["status"])
+            table.out_positions = _out_positions(table.match)
+            table.save(update_fields=["status", "out_positions"])
         elif table.match.status == Match.Status.FAILED:
             # The public reason: tournament pages are public, the staff's reason holds host details.
             first_line = (table.match.public_error.strip().splitlines() or ["no reason given"])[0][:300]
@@ -466,6 +515,17 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
     if tournament.format == Format.KNOCKOUT:
         return _knockout_settle(tournament, round_, tables)
     return True
+
+
+def _out_positions(match: Match) -> dict[str, dict[str, int]]:
+    """Per game of ``match``: the seats' out positions, seats out in the same bout sharing one (the finishing
+    order's ties; ``arena.tournaments.places``). Games whose record does not replay are left out."""
+    positions: dict[str, dict[str, int]] = {}
+    for game_id, record in match.games.values_list("pk", "record"):
+        found = out_positions(record)
+        if found is not None:
+            positions[str(game_id)] = {str(seat): rank for seat, rank in found.items()}
+    return positions
 
 
 def _next_round(tournament: Tournament) -> TournamentRound | None:
@@ -486,7 +546,13 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
         if alive:
             _note(tournament, f"{alive[0].version.display} wins")
         return None
-    plan = knockout_round(list(range(len(alive))), tournament.sides)
+    had: dict[int, int] = {}
+    for entry_id in TournamentRound.byes.through.objects.filter(
+        tournamentround__tournament=tournament
+    ).values_list("tournamententry_id", flat=True):
+        had[entry_id] = had.get(entry_id, 0) + 1
+    plan = knockout_round(list(range(len(alive))), tournament.sides,
+                          {i: had.get(e.pk, 0) for i, e in enumerate(alive)})
     if plan.final and len(alive) < tournament.sides:
         _note(tournament, f"round {number}: the final seats {len(alive)}, fewer than {tournament.sides} "
                           "(withdrawals)")
@@ -523,41 +589,62 @@ def _swiss_round(tournament: Tournament, number: int, active: list[TournamentEnt
 
 def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: list[TournamentTable]) -> bool:
     """Decide each knockout table (who goes on, each entrant's place); play a tie-break deal where the cut is
-    tied. False while a tie-break is being played."""
+    tied, or the table again without an entrant who withdrew. False while such a table is being played."""
+    from arena.tournaments.selectors import table_results
+
     settled = True
-    duraks: dict[int, dict[int, int]] = {}
-    for match_id, version_id, count in MatchEntry.objects.filter(
-        match__tournament_table__round=round_, match__status=Match.Status.DONE
-    ).values_list("match_id", "version_id", "duraks"):
-        duraks.setdefault(match_id, {})[version_id] = count
+    results = table_results(tournament, [t.pk for t in tables])
     for main in (t for t in tables if t.tiebreak_of_id is None):
         seats = list(main.seats.select_related("entry__version__bot").order_by("position"))
         if all(seat.place is not None for seat in seats):
             continue  # decided in an earlier call
         chain = [main, *sorted((t for t in tables if t.tiebreak_of_id == main.pk), key=lambda t: t.number)]
-        counts = [duraks.get(t.match_id, {}) if t.match_id and t.status == TournamentTable.Status.DONE else None
-                  for t in chain]
 
-        def record(seat: TournamentSeat, counts: list[dict[int, int] | None] = counts) -> tuple[int, ...]:
-            return tuple(c.get(seat.entry.version_id, 0) if c is not None else 0 for c in counts)
+        def record(seat: TournamentSeat, chain: list[TournamentTable] = chain) -> tuple[float, ...]:
+            """Fewer duraks, then more finishing points, table by table (the main match, then each extra)."""
+            parts: list[float] = []
+            for table in chain:
+                duraks, finishing = results.get(table.pk, {}).get(seat.entry.version_id, (0, 0.0))
+                parts += [duraks, -finishing]
+            return tuple(parts)
 
         playing = [s for s in seats if not s.entry.withdrawn]
         ranking = sorted(playing, key=lambda s: (record(s), s.entry.seed))
         ranking += sorted((s for s in seats if s.entry.withdrawn), key=lambda s: s.entry.seed)
         cut = main.advance
-        tied = 0 < cut < len(playing) and record(ranking[cut - 1]) == record(ranking[cut])
         where = f"round {round_.number}, table {main.number}"
-        if tied and main.status == TournamentTable.Status.DONE and chain[-1].status == TournamentTable.Status.DONE \
-                and len(chain) - 1 < MAX_TIEBREAKS:
-            extra = _create_tiebreak(tournament, round_, main, playing, max(t.number for t in tables) + 1)
+        replay = main.status == TournamentTable.Status.SKIPPED and len(playing) > cut and len(playing) >= 2
+        if replay and len(chain) == 1:
+            extra = _create_extra(tournament, round_, main, playing, max(t.number for t in tables) + 1,
+                                  deals=main.deals, why="played again without the entrant who withdrew")
+            tables.append(extra)
+            if extra.status == TournamentTable.Status.PLAYING:
+                settled = False
+                continue
+        tied = 0 < cut < len(playing) and record(ranking[cut - 1]) == record(ranking[cut])
+        if tied and main.status != TournamentTable.Status.FAILED \
+                and chain[-1].status == TournamentTable.Status.DONE and len(chain) - 1 < MAX_TIEBREAKS:
+            extra = _create_extra(tournament, round_, main, playing, max(t.number for t in tables) + 1, deals=1,
+                                  why="one more duplicate deal")
             tables.append(extra)
             if extra.status == TournamentTable.Status.PLAYING:
                 settled = False
                 continue
         if main.status == TournamentTable.Status.FAILED:
-            _note(tournament, f"{where}: the match failed; the better seed goes on")
+            why = "the match failed: the better seed goes on (the last resort)"
+            _note(tournament, f"{where}: {why}")
         elif tied:
-            _note(tournament, f"{where}: still tied after {len(chain) - 1} tie-break deal(s); the better seed goes on")
+            why = (f"still tied on duraks and finishing order after {len(chain) - 1} tie-break deal(s): the better "
+                   "seed goes on (the last resort)")
+            _note(tournament, f"{where}: {why}")
+        elif len(playing) <= cut:
+            why = "the others go on" + (" without playing" if main.status == TournamentTable.Status.SKIPPED else "")
+            why += " (an entrant withdrew)"
+            _note(tournament, f"{where}: {why}")
+        else:
+            why = _decided_by(record(ranking[cut - 1]), record(ranking[cut]), chain)
+        main.notes = f"{main.notes}\n{why}".strip()
+        main.save(update_fields=["notes"])
         for place, seat in enumerate(ranking, 1):
             seat.place = place
             seat.advanced = place <= cut and not seat.entry.withdrawn
@@ -568,11 +655,23 @@ def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: li
     return settled
 
 
-def _create_tiebreak(tournament: Tournament, round_: TournamentRound, main: TournamentTable,
-                     entrants: Sequence[TournamentSeat], number: int) -> TournamentTable:
+def _decided_by(last_in: tuple[float, ...], first_out: tuple[float, ...], chain: Sequence[TournamentTable]) -> str:
+    """Which part of the table's record separated the last entrant through from the first one out, in words."""
+    index = next(i for i, (a, b) in enumerate(zip(last_in, first_out)) if a != b)
+    table, part = divmod(index, 2)
+    where = "the match" if table == 0 else f"tie-break deal {table} (table {chain[table].number})"
+    if part == 0:
+        return f"decided by duraks in {where}: {last_in[index]:g} against {first_out[index]:g}"
+    return (f"decided by finishing order in {where}: {-last_in[index]:g} finishing points against "
+            f"{-first_out[index]:g}")
+
+
+def _create_extra(tournament: Tournament, round_: TournamentRound, main: TournamentTable,
+                  entrants: Sequence[TournamentSeat], number: int, deals: int, why: str) -> TournamentTable:
+    """An extra table deciding ``main``: a tie-break deal, or the table again after a withdrawal."""
     extra = TournamentTable.objects.create(
-        round=round_, number=number, deals=1, advance=main.advance, tiebreak_of=main,
-        notes=f"tie-break of table {main.number}: one more duplicate deal",
+        round=round_, number=number, deals=deals, advance=main.advance, tiebreak_of=main,
+        notes=f"tie-break of table {main.number}: {why}",
     )
     TournamentSeat.objects.bulk_create(
         TournamentSeat(table=extra, entry=seat.entry, position=i)
@@ -585,8 +684,29 @@ def _create_tiebreak(tournament: Tournament, round_: TournamentRound, main: Tour
 # --- withdrawals and cancellation ----------------------------------------------------------------------------------
 
 
+def _close_tables(tournament: Tournament, tables: Sequence[TournamentTable], status: str, why: str) -> None:
+    """Cancel the tables' queued matches and mark the tables ``status``; a match already running plays on and is
+    recorded, but its table no longer counts (the notes say which)."""
+    from arena.matches.services import matches_cancel
+
+    cancelled = set(matches_cancel(match_ids=[t.match_id for t in tables if t.match_id is not None],
+                                   reason=f"cancelled: {why}"))
+    for table in tables:
+        running = table.match_id is not None and table.match_id not in cancelled \
+            and table.status == TournamentTable.Status.PLAYING
+        table.status = status
+        table.notes = f"not counted: {why}" + (
+            f"; match #{table.match_id} was already playing: it finishes and is recorded, but does not count"
+            if running else "")
+        table.save(update_fields=["status", "notes"])
+        if running:
+            _note(tournament, f"round {table.round.number}, table {table.number}: {table.notes}")
+
+
 def tournament_withdraw(*, entry: TournamentEntry, reason: str) -> TournamentEntry:
-    """Take an entrant out: its tables not yet created are skipped, its played games keep counting."""
+    """Take an entrant out: its queued matches are cancelled, its tables not yet played do not count (a running
+    one finishes but does not count), its played games keep counting; the others are compensated as the
+    standings' withdrawal rule says (``selectors._walkover_byes``; knockout: the table is played again)."""
     reason = reason.strip() or "withdrawn by staff"
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
@@ -608,23 +728,35 @@ def tournament_withdraw(*, entry: TournamentEntry, reason: str) -> TournamentEnt
                 entry.eliminated_round = tournament.current_round or 1
                 entry.save(update_fields=["eliminated_round"])
         _note(tournament, f"{entry.version.display} withdrew: {entry.withdrawn_reason}")
+        open_tables = list(TournamentTable.objects.filter(
+            seats__entry=entry, status=TournamentTable.Status.PLAYING
+        ).select_related("round"))
+        _close_tables(tournament, open_tables, TournamentTable.Status.SKIPPED, f"{entry.version.display} withdrew")
         if tournament.status == Tournament.Status.RUNNING:
             _advance(tournament)
     return entry
 
 
-def tournament_cancel(*, tournament: Tournament, reason: str) -> Tournament:
-    """Stop a tournament: no further rounds; matches already queued still play (and count, if rated)."""
+def tournament_cancel(*, tournament: Tournament, reason: str, by: User | None = None) -> Tournament:
+    """Stop a tournament: its queued matches are cancelled, its rounds and tables closed (a match already running
+    finishes and is recorded, but counts for nothing), and the notes say who cancelled it, when and why."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise TournamentError(f"“{tournament.name}” is already {tournament.status}")
+        now = timezone.now()
         tournament.status = Tournament.Status.CANCELLED
         tournament.error = (reason.strip() or "cancelled by staff")[:2000]
-        tournament.finished = timezone.now()
+        tournament.finished = now
         tournament.save(update_fields=["status", "error", "finished", "updated"])
-        TournamentTable.objects.filter(
-            round__tournament=tournament, status=TournamentTable.Status.PLANNED
-        ).update(status=TournamentTable.Status.SKIPPED, notes="not played: the tournament was cancelled")
+        who = by.get_username() if by is not None else "the system"
+        _note(tournament, f"cancelled by {who} at {now:%Y-%m-%d %H:%M:%S} UTC: {tournament.error}")
+        open_tables = list(TournamentTable.objects.filter(
+            round__tournament=tournament, status__in=(TournamentTable.Status.PLANNED, TournamentTable.Status.PLAYING)
+        ).select_related("round"))
+        _close_tables(tournament, open_tables, TournamentTable.Status.CANCELLED, "the tournament was cancelled")
+        tournament.tournament_rounds.filter(
+            status__in=(TournamentRound.Status.PLANNED, TournamentRound.Status.RUNNING)
+        ).update(status=TournamentRound.Status.CANCELLED, finished=now)
         tournament_schedule_upsert(tournament)
     return tournament

@@ -17,6 +17,7 @@ from arena.tournaments.forms import TournamentForm
 from arena.tournaments.models import TournamentEntry
 from arena.tournaments.selectors import (
     StandingRow,
+    bye_points,
     tournament_crosstable,
     tournament_get,
     tournament_live,
@@ -90,6 +91,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "crosstable": list(zip(standings, crosstable)),
         "rounds": tournament_round_list(tournament),
         "staff": request.user.is_staff,
+        "bye_points": bye_points(tournament),
     })
 
 
@@ -111,7 +113,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     name=data["name"], format=data["format"], preset=data["preset"], players=data["players"],
                     deals=data["deals"], rounds=data["rounds"], rated=data["rated"], starts_at=data["starts_at"],
                     versions=list(data["entrants"]), created_by=user if isinstance(user, User) else None,
-                    allow_overlap=data["allow_overlap"],
+                    allow_overlap=data["allow_overlap"], seed_order=data["seed_order"],
                 )
             except TournamentError as error:
                 form.add_error(None, str(error))
@@ -139,7 +141,9 @@ def tournament_withdraw_view(request: HttpRequest, pk: int, entry_pk: int) -> Ht
 @require_POST
 def tournament_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        tournament_cancel(tournament=tournament_get(pk), reason=request.POST.get("reason", ""))
+        user = request.user
+        tournament_cancel(tournament=tournament_get(pk), reason=request.POST.get("reason", ""),
+                          by=user if isinstance(user, User) else None)
     except TournamentError as error:
         messages.error(request, str(error))
     else:

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def celery_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the test database, serving both queues (referee and default)."""
+    """A real worker process on the test database, serving every queue (tournament, referee and default)."""
     broker = settings.CELERY_BROKER_URL
     client = redis.Redis.from_url(broker)
     client.ping()
@@ -40,7 +40,7 @@ def celery_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
            "DATABASE_URL": "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(**database),
            "CELERY_BROKER_URL": broker, "ARENA_VAR_DIR": os.environ["ARENA_VAR_DIR"]}
     log = tmp_path / "worker.log"
-    process = start_worker(env, log, queues="referee,default")
+    process = start_worker(env, log, queues="tournament,referee,default")
     yield process
     stop(process)
     client.flushdb()

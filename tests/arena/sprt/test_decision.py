@@ -9,8 +9,8 @@ from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.ratings.sprt import sprt
 from arena.sprt.models import StrengthTest, StrengthTestPair
-from arena.sprt.services import sprt_match_done, strength_test_start
-from tests.arena.sprt.pairs import BIN_GAMES, play_bins, playing, store_pair
+from arena.sprt.services import strength_test_start
+from tests.arena.sprt.pairs import play_bins, playing
 
 pytestmark = pytest.mark.django_db
 
@@ -43,16 +43,12 @@ def test_b_winning_every_pair_accepts_h1_and_stops_queuing(alice: User, mine: tu
     assert test.finished is not None
     assert test.llr >= test.upper
     assert [p[0] for p in test.history] == list(range(test.pairs + 1))
-    # The pair still playing at the decision ends "late": kept, not counted, nothing new queued.
-    late = playing(test)
-    assert len(late) == 1
-    queued = Match.objects.filter(kind=Match.Kind.SPRT).count()
-    store_pair(late[0].match, BIN_GAMES[0])
-    sprt_match_done(late[0].match_id)
-    test.refresh_from_db()
+    # The pair still queued at the decision is cancelled: its match never plays, and nothing new is queued.
+    (cancelled,) = test.pairs_played.filter(state=StrengthTestPair.State.CANCELLED).select_related("match")
+    assert cancelled.match.status == Match.Status.CANCELLED and cancelled.ended is not None
+    assert not playing(test)
+    assert not Match.objects.filter(kind=Match.Kind.SPRT, status=Match.Status.QUEUED).exists()
     assert test.pentanomial == [0, 0, 0, 0, test.pairs]
-    assert StrengthTestPair.objects.get(pk=late[0].pk).state == StrengthTestPair.State.LATE
-    assert Match.objects.filter(kind=Match.Kind.SPRT).count() == queued
 
 
 def test_b_never_better_than_a_split_accepts_h0(alice: User, mine: tuple[BotVersion, BotVersion]) -> None:

@@ -1,4 +1,4 @@
-"""Only its author stops a running test; pairs still playing then end without being counted."""
+"""Only its author stops a running test; its queued pairs are cancelled, a pair already playing ends uncounted."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from arena.bots.models import BotVersion
+from arena.matches.models import Match
 from arena.sprt.models import StrengthTest, StrengthTestPair
 from arena.sprt.services import StrengthTestError, sprt_match_done, strength_test_start, strength_test_stop
 from tests.arena.sprt.pairs import BIN_GAMES, play_bins, playing, store_pair
@@ -18,12 +19,18 @@ def test_the_author_stops_a_test(alice: User, bob: User, mine: tuple[BotVersion,
     test = play_bins(strength_test_start(author=alice, version_b=b, version_a=a), [4])
     with pytest.raises(StrengthTestError, match="only the author"):
         strength_test_stop(test=test, user=bob)
+    running, *queued = playing(test)
+    Match.objects.filter(pk=running.match_id).update(status=Match.Status.RUNNING)  # a worker plays it
     stopped = strength_test_stop(test=test, user=alice)
     assert stopped.status == StrengthTest.Status.STOPPED
     assert stopped.note == "stopped by its author after 1 pair"
     with pytest.raises(StrengthTestError, match="already ended"):
         strength_test_stop(test=stopped, user=alice)
-    pair = playing(stopped)[0]
+    assert queued and all(StrengthTestPair.objects.get(pk=p.pk).state == StrengthTestPair.State.CANCELLED
+                          for p in queued)
+    assert all(Match.objects.get(pk=p.match_id).status == Match.Status.CANCELLED for p in queued)
+    (pair,) = playing(stopped)
+    assert pair.pk == running.pk
     store_pair(pair.match, BIN_GAMES[4])
     sprt_match_done(pair.match_id)
     stopped.refresh_from_db()

@@ -25,6 +25,7 @@ def no_broker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     sent: list[tuple[str, int]] = []
     if "run_tasks" not in request.fixturenames:
         monkeypatch.setattr(play_match, "delay", lambda match_id: sent.append(("play_match", match_id)))
+        monkeypatch.setattr(play_match, "apply_async", lambda args, queue: sent.append((f"play_match@{queue}", *args)))
         monkeypatch.setattr(start_tournament, "delay", lambda pk: sent.append(("start_tournament", pk)))
     return sent
 

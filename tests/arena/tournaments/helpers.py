@@ -11,9 +11,11 @@ from arena.tournaments.services import tournament_match_done
 from worker.referee.match import GameResult
 
 
-def results(match: Match, losers: Sequence[int | None], faults: Sequence[int] = ()) -> list[GameResult]:
+def results(match: Match, losers: Sequence[int | None], faults: Sequence[int] = (),
+            outs: Sequence[Sequence[int]] = ()) -> list[GameResult]:
     """Game g of ``match`` (deal g // n, rotation g % n) is lost by spec index ``losers[g]`` (None: a draw);
-    the games numbered in ``faults`` are lost by a timeout, recorded as the referee records a forfeit."""
+    the games numbered in ``faults`` are lost by a timeout, recorded as the referee records a forfeit; ``outs[g]``
+    lists the spec indices in the order they went out (the record's ``out_order``, in seats)."""
     n = match.players
     assert len(losers) == match.deals * n, f"{len(losers)} results for {match.deals * n} games"
     out: list[GameResult] = []
@@ -24,18 +26,21 @@ def results(match: Match, losers: Sequence[int | None], faults: Sequence[int] = 
         fault = loser is not None and g in faults
         reason = "timeout" if fault else "normal"
         record = {"format": "durak-game/1", "seats": [{"bot": f"b{i}", "version": "1"} for i in seats], "actions": [],
-                  "result": {"durak": durak, "draw": loser is None, "reason": reason, "out_order": []}}
+                  "result": {"durak": durak, "draw": loser is None, "reason": reason,
+                             "out_order": [seats.index(i) for i in outs[g]] if outs else []}}
         out.append(GameResult(deal=deal, rotation=rotation, seats=seats, durak=durak, draw=loser is None,
                               reason=reason, offender=durak if fault else None,
                               detail="no answer within 1.0 s" if fault else "", record=record))
     return out
 
 
-def finish(match: Match, losers: Sequence[int | None], faults: Sequence[int] = ()) -> None:
+def finish(match: Match, losers: Sequence[int | None], faults: Sequence[int] = (),
+           outs: Sequence[Sequence[int]] = ()) -> None:
     """Store ``match`` as played with these results, then call the hook as the match task does."""
     claimed = match_claim(match_id=match.pk, task_id=f"fake-{match.pk}", worker="test")
     assert claimed is not None, f"match {match.pk} could not be claimed"
-    assert match_store_result(match=claimed, task_id=f"fake-{match.pk}", results=results(match, losers, faults))
+    assert match_store_result(match=claimed, task_id=f"fake-{match.pk}",
+                              results=results(match, losers, faults, outs))
     tournament_match_done(match.pk)
 
 

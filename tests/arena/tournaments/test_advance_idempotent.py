@@ -79,9 +79,10 @@ def test_concurrent_advances_open_the_next_round_exactly_once(make_entrants: Mak
     assert tournament_matches(tournament) == 4
     assert TournamentTable.objects.filter(round__number=2, round__tournament=tournament,
                                           match__isnull=False).count() == 2
-    enqueued = sorted(pk for name, pk in no_broker if name == "play_match")
+    # Each match enqueued once, after its commit, on the tournament queue.
+    enqueued = sorted(pk for name, pk in no_broker if name == "play_match@tournament")
     assert enqueued == sorted(Match.objects.filter(tournament_table__round__tournament=tournament)
-                              .values_list("pk", flat=True))  # each match enqueued once, after its commit
+                              .values_list("pk", flat=True))
 
 
 @pytest.mark.django_db

@@ -34,6 +34,10 @@ def test_a_reference_round_robin_runs_to_the_end_and_every_game_replays(
     assert set(TournamentTable.objects.filter(round__tournament=tournament).values_list("status", flat=True)) == {
         "done"}
     assert tournament_progress(tournament).percent == 100
+    # Every game's record replayed when its table was done, for the finishing order's shared places.
+    for table in TournamentTable.objects.filter(round__tournament=tournament).select_related("match"):
+        assert table.match is not None
+        assert set(table.out_positions) == {str(pk) for pk in table.match.games.values_list("pk", flat=True)}
 
     rows = tournament_standings(tournament)
     assert {row.entry.version.reference for row in rows} == {"gentle", "random", "strong"}

@@ -45,7 +45,7 @@ def test_a_failed_knockout_match_sends_the_better_seed_on(make_entrants: MakeEnt
     fail(table.match)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    assert "the match failed; the better seed goes on" in tournament.notes
+    assert "the match failed: the better seed goes on (the last resort)" in tournament.notes
     assert tournament_standings(tournament)[0].entry.version == versions[0]
 
 

@@ -47,9 +47,11 @@ def test_the_winners_advance_round_by_round_to_a_champion(make_entrants: MakeEnt
     assert standings[0].stage == "winner"
     out = {e.version_id: e.eliminated_round for e in TournamentEntry.objects.filter(tournament=tournament)}
     # Seeds follow the entry order (nobody is rated). Round 1: seed 1 has a bye, 2 beats 5, 3 beats 4; round 2:
-    # seed 1 has a bye again, 2 beats 3; round 3 (the final): 2 beats 1.
-    assert out == {versions[1].pk: None, versions[0].pk: 3, versions[2].pk: 2, versions[3].pk: 1, versions[4].pk: 1}
-    assert [row.entry.version for row in standings] == [versions[i] for i in (1, 0, 2, 3, 4)]
+    # seed 1 had its bye, so seed 2 has this one, and 3 beats 1; round 3 (the final): 2 beats 3.
+    second = TournamentRound.objects.get(tournament=tournament, number=2)
+    assert [e.seed for e in second.byes.all()] == [2]
+    assert out == {versions[1].pk: None, versions[2].pk: 3, versions[0].pk: 2, versions[3].pk: 1, versions[4].pk: 1}
+    assert [row.entry.version for row in standings] == [versions[i] for i in (1, 2, 0, 3, 4)]
     assert [row.stage for row in standings[1:]] == ["out in round 3", "out in round 2", "out in round 1",
                                                       "out in round 1"]
 

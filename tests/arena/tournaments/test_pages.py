@@ -83,7 +83,7 @@ def test_the_live_page_shows_standings_crosstable_rounds_and_links_every_match_a
     crosstable = html.split('class="table compact crosstable"')[1].split("</table>")[0]
     assert crosstable.count('class="self"') == 3 and "2–0" in crosstable
     assert "live.js" in html and 'data-status="finished"' in html
-    assert "withdraw" not in page and "Cancel the tournament" not in page
+    assert "/withdraw/" not in page and "Cancel the tournament" not in page
 
 
 def test_live_json_reports_progress_and_standings(played: Tournament) -> None:
@@ -91,6 +91,9 @@ def test_live_json_reports_progress_and_standings(played: Tournament) -> None:
     assert data["status"] == "finished" and data["progress"]["percent"] == 100
     assert [row["points"] for row in data["standings"]] == [4, 2, 0]
     assert data["standings"][2]["bot"] == EVIL
+    top = data["standings"][0]
+    # Its opponents' points (2 and 0); Sonneborn-Berger: both games won against each, weighted by their points.
+    assert top["byes"] == 0 and top["tiebreaks"]["buchholz"] == 2 and top["tiebreaks"]["sonneborn_berger"] == 4
 
 
 def test_unknown_tournaments_are_404(db: None) -> None:
@@ -180,7 +183,12 @@ def test_staff_withdraw_and_cancel_from_the_page(staff: User, author: User, make
     assert client_of(staff).post(f"/tournaments/{tournament.pk}/cancel/", {"reason": "server move"}).status_code == 302
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED and tournament.error == "server move"
-    assert len(playing(tournament)) > 0  # queued matches still play; no further rounds
+    # Nothing is left half-alive: the queued matches are cancelled, the rounds and tables closed, and the
+    # notes say who cancelled and when.
+    assert not playing(tournament)
+    assert not Match.objects.filter(tournament_table__round__tournament=tournament, status=Match.Status.QUEUED)
+    assert not tournament.tournament_rounds.filter(status__in=("planned", "running"))
+    assert "cancelled by sam at " in tournament.notes and "server move" in tournament.notes
 
 
 def test_every_tournaments_model_has_an_admin_whose_pages_render(played: Tournament) -> None:
