@@ -237,6 +237,7 @@ class BwrapSandbox(Sandbox):
             memory_cgroup="memory" in controllers, pids_cgroup="pids" in controllers,
             freezer="freezer" in controllers, seccomp=self.use_seccomp,
             cgroup_version=self.cgroups.version if self.cgroups is not None else None,
+            cpu_quota="cpu" in controllers,
         )
 
     def self_test(self) -> None:
