@@ -13,24 +13,13 @@ Freezing is on the referee's path for every decision, so it is kept cheap:
   text) while any group is freezing, and off again when none is. With no
   other frozen group every freeze and thaw of a bot flips it, which measured
   0.4 to 1 ms per freeze+thaw here, against a few microseconds with the anchor;
-* the wait for the frozen state polls the state without sleeping (a bot idle in
-  ``epoll`` is frozen on the spot, so the first read says so), yields the CPU
-  after a few reads (a runnable task parks itself only when it gets a CPU), and
-  gives up after ``FREEZE_WAIT_S`` without an error: the write itself has
-  already stopped the bot's code (a task still running takes the freeze on its
-  next return to user mode; one throttled by the cpu quota, when it runs again),
-  so "not yet frozen" only means "not yet scheduled", never "still computing".
-
-Groups are created as children of the worker's own cgroup (``<own>/durak-arena/
-slot-N``), so limits set on the worker itself still hold for its bots. The
-launcher joins the group before it execs bwrap (see bwrap.py), so every process
-of the sandbox is inside from its first instruction.
-
-On v2 a cgroup that holds processes cannot hand controllers to its children
-("no internal processes"), so unless the worker's own cgroup is delegated and
-empty of processes (a systemd ``Delegate=yes`` unit with the worker moved into a
-leaf, or ``cgroup_parent`` pointing at such a subtree), enabling fails and the
-backend runs without cgroups, which ``capabilities()`` reports.
+* the referee does not wait for the frozen state. The write itself stops the
+  bot's code: a task asleep (a bot idle in ``epoll``, the usual case) is frozen
+  on the spot; a running one is interrupted and parks itself before it returns
+  to user mode; a runnable or cpu-throttled one parks as soon as it is next
+  scheduled, before running any of its own code. "FREEZING" only means some
+  task was not scheduled yet, never that it still computes; waiting for
+  "FROZEN" cost a busy bot's opponent up to milliseconds per decision.
 """
 
 from __future__ import annotations
@@ -49,11 +38,7 @@ FROZEN_ANCHOR = "frozen-anchor"
 worker with the same parent, never removed."""
 CPU_PERIOD_US = 10_000
 """The cpu quota's period: one CPU is ``CPU_PERIOD_US`` of CPU time per ``CPU_PERIOD_US``. A short period keeps a
-many-threaded bot that burnt its quota early from being held back for long (and its freeze from waiting long)."""
-FREEZE_SPIN_READS = 8
-"""State reads without yielding before the freeze wait starts to yield the CPU between reads."""
-FREEZE_WAIT_S = 0.002
-"""The longest the referee waits to see the frozen state (see the module docstring for why it may stop short)."""
+many-threaded bot that burnt its quota early from being held back for long."""
 
 
 def version() -> int | None:
@@ -87,8 +72,6 @@ class SandboxCgroup:
         self.version = cgroup_version
         self.dirs = dirs
         self.frozen = False
-        self.freeze_waits = 0
-        """Freezes that gave up waiting for the frozen state (see ``FREEZE_WAIT_S``)."""
         self._control: int | None = None
         """The open freeze control file: v1 ``freezer.state``, v2 ``cgroup.freeze``."""
         self._state: int | None = None
@@ -146,23 +129,19 @@ class SandboxCgroup:
         return 0
 
     def freeze(self) -> None:
-        """Freeze every task of the group; see the module docstring for the wait."""
+        """Freeze every task of the group (see the module docstring: no wait for the frozen state)."""
         if self._control is None:
             self._open()
-        assert self._control is not None and self._state is not None
+        assert self._control is not None
         os.pwrite(self._control, b"FROZEN" if self.version == 1 else b"1", 0)
         self.frozen = True
-        done = b"FROZEN\n" if self.version == 1 else b"frozen 1"
-        state = self._state
-        for _ in range(FREEZE_SPIN_READS):
-            if done in os.pread(state, 256, 0):
-                return
-        deadline = time.perf_counter() + FREEZE_WAIT_S
-        while done not in os.pread(state, 256, 0):
-            if time.perf_counter() > deadline:
-                self.freeze_waits += 1
-                return
-            os.sched_yield()
+
+    def is_frozen(self) -> bool:
+        """Whether every task has parked (``freeze`` does not wait for it)."""
+        if self._state is None:
+            self._open()
+        assert self._state is not None
+        return (b"FROZEN\n" if self.version == 1 else b"frozen 1") in os.pread(self._state, 256, 0)
 
     def thaw(self) -> None:
         if self._control is None:
