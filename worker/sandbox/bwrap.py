@@ -197,7 +197,8 @@ class BwrapSandbox(Sandbox):
                 log.error("slot %d had live processes before start (killed)", slot)
             seat.create(spec.folder if spec.language != "reference" else None)
             if self.cgroups is not None:
-                cgroup = self.cgroups.create(f"slot-{slot}", self.limits.memory_mb * MIB, self.limits.pids)
+                # named by uid, not slot: two slot pools (a test suite's, a worker's) share the cgroup parent
+                cgroup = self.cgroups.create(f"uid-{uid}", self.limits.memory_mb * MIB, self.limits.pids)
             argv, pass_fds = self._chain(spec, runtime, seat, uid, cgroup, fds)
             status_read = fds[0]
             with open(seat.log, "ab") as log_file:

@@ -20,6 +20,17 @@ Freezing is on the referee's path for every decision, so it is kept cheap:
   scheduled, before running any of its own code. "FREEZING" only means some
   task was not scheduled yet, never that it still computes; waiting for
   "FROZEN" cost a busy bot's opponent up to milliseconds per decision.
+
+Groups are created as children of the worker's own cgroup (``<own>/durak-arena/
+uid-N``, N the slot uid), so limits set on the worker itself still hold for its
+bots. The launcher joins the group before it execs bwrap (see bwrap.py), so every
+process of the sandbox is inside from its first instruction.
+
+On v2 a cgroup that holds processes cannot hand controllers to its children
+("no internal processes"), so unless the worker's own cgroup is delegated and
+empty of processes (a systemd ``Delegate=yes`` unit with the worker moved into a
+leaf, or ``cgroup_parent`` pointing at such a subtree), enabling fails and the
+backend runs without cgroups, which ``capabilities()`` reports.
 """
 
 from __future__ import annotations
