@@ -34,12 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="bwrap (default), process (rlimits and a uid only), none (no isolation: development)")
     parser.add_argument("--move-s", type=float, default=1.0, help="seconds per decision (default 1.0)")
     parser.add_argument("--bank-s", type=float, default=10.0, help="time bank per game in seconds (default 10)")
+    parser.add_argument("--start-s", type=float, default=10.0,
+                        help="seconds from a bot's start until it serves (default 10)")
     parser.add_argument("--records", type=Path, help="write each game's record into this folder")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every game's result")
     args = parser.parse_args(argv)
     try:
         spec = MatchSpec(tuple(args.bots), args.preset, args.games, args.seed, not args.single,
-                         move_s=args.move_s, bank_s=args.bank_s)
+                         move_s=args.move_s, bank_s=args.bank_s, start_s=args.start_s)
         launcher = launcher_for(args.sandbox)
         total = args.games * (1 if args.single else len(args.bots))
         with Progress(total, "games") as bar:

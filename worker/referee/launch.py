@@ -9,7 +9,7 @@ the plain process launcher on an author's machine, without knowing which.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import Limits, RemoteBot
@@ -25,6 +25,19 @@ class LaunchedBot(Protocol):
         """Stop it now and leave nothing behind."""
 
     def log_tail(self, lines: int = 20) -> str: ...
+
+
+@runtime_checkable
+class Pausable(Protocol):
+    """A launched bot that can be paused: the sandbox's (cgroup freezer, or SIGSTOP where there is none).
+
+    The referee keeps every seat but the one on move frozen (worker/referee/turns.py); a launcher without
+    this capability (the plain process launcher of ``--sandbox none``) simply leaves its bots running."""
+
+    def freeze(self) -> None:
+        """Stop the bot's every process from running until ``thaw``."""
+
+    def thaw(self) -> None: ...
 
 
 Launcher = Callable[[BotSpec, Limits], LaunchedBot]

@@ -8,7 +8,8 @@ teams rotate instead of the seats. Each decision goes out with a deadline (per-m
 per-game bank, ``bots_sdk.remote.Limits``). A fault ends that game with the
 offender as the durak (the record says why); a bot that timed out or crashed is
 killed and started afresh before its next game, so it cannot compute on anyone
-else's time. No Django here: a spec in, results and records out.
+else's time; and every seat but the one on move is frozen (worker/referee/turns.py).
+No Django here: a spec in, results and records out.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bots_sdk.match import seat_order, table_rules
 from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
 from worker.referee.launch import LaunchedBot, Launcher
+from worker.referee.turns import OnMove, rest
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,6 +163,7 @@ def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault 
         # One start budget from launch to SERVING, however the launcher spent its part of it.
         seat.launched.bot.wait_serving(timeout=max(0.05, limits.start_s - (time.monotonic() - started)))
         seat.launched.bot.hello()
+        rest(seat.launched)
     except BotFault as fault:
         if seat.launched is not None:
             seat.launched.kill()
@@ -184,7 +187,7 @@ def _play_one(
             game.forfeit(position, fault.reason, f"{running.spec.name}: {fault.detail}")
             played = PlayedGame(game, [], ())
             return _result(deal, rotation, order, played, seated)
-    bots = [running.launched.bot for running in seated]  # type: ignore[union-attr]
+    bots = [OnMove(running.launched) for running in seated]  # type: ignore[arg-type]  # started above
     played = play_game(rules, bots, seed=seed)
     outcome = played.game.outcome
     assert outcome is not None

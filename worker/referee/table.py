@@ -43,6 +43,7 @@ from worker.referee.launch import Launcher
 
 # The match's own start-up of a bot (start, wait for SERVING, hello, a fault if it cannot): one way to start a bot.
 from worker.referee.match import RunningBot, bot_spec, start_bot
+from worker.referee.turns import OnMove
 
 Player = Bot | str
 """A seat: a ``Bot`` that plays in this process (a ``HumanSeat``, a reference bot), or what a match spec names
@@ -121,7 +122,7 @@ def play_table(
                     game.forfeit(seat, fault.reason, f"{spec.name}: {fault.detail}")
                     return _done(game, infos, [])
                 assert held.launched is not None
-                bots.append(held.launched.bot)
+                bots.append(OnMove(held.launched))
         driver = _Driver(bots, resume, on_progress, pace_s, sleep)
         played = play_game(rules, driver.seats, seed=seed)
         return _done(played.game, infos, driver.ms)

@@ -33,7 +33,14 @@ class SandboxUnavailable(SandboxError):
 
 
 class SocketSwapped(SandboxError):
-    """The bot's socket path is not a plain socket (pitfall 6: a symlink to a host socket, a file...)."""
+    """The bot's socket path is not a plain socket (pitfall 6: a symlink to a host socket, a file...).
+
+    The bot's doing, not ours: ``Sandbox.launch`` turns it into the bot's ``BotFault``."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}: refusing to connect")
+        self.why = why
+        """What was found, without the host path (for the bot's author)."""
 
 
 MIB = 1024 * 1024
@@ -72,17 +79,21 @@ class Capabilities:
     """True when freeze() uses a cgroup freezer; False when it falls back to SIGSTOP."""
     seccomp: bool
     cgroup_version: int | None = None
+    cpu_quota: bool = False
+    """Each sandbox is held to one CPU (cgroup cpu quota)."""
 
 
-def check_socket_path(path: str) -> None:
-    """Raise ``SocketSwapped`` unless ``path`` is a unix socket itself (``lstat``: a symlink does not count)."""
+def check_socket_path(path: str) -> os.stat_result:
+    """Raise ``SocketSwapped`` unless ``path`` is a unix socket itself (``lstat``: a symlink does not count);
+    returns what was checked, so the caller can make sure it is what it links (``SeatDir.link_socket``)."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
-        raise SocketSwapped(f"{path}: no socket") from None
+        raise SocketSwapped(path, "no socket") from None
     if not stat.S_ISSOCK(info.st_mode):
         kind = "a symlink" if stat.S_ISLNK(info.st_mode) else f"mode {stat.filemode(info.st_mode)}"
-        raise SocketSwapped(f"{path}: not a socket but {kind}: refusing to connect")
+        raise SocketSwapped(path, f"not a socket but {kind}")
+    return info
 
 
 class SandboxedBot(abc.ABC):
@@ -114,9 +125,9 @@ class SandboxedBot(abc.ABC):
     def log_tail(self, lines: int = 20) -> str:
         """The last lines of the bot's stdout and stderr (kept after ``kill``)."""
 
-    def check_socket(self) -> None:
+    def check_socket(self) -> os.stat_result:
         """Raise ``SocketSwapped`` unless ``address`` is a real socket: call it before connecting."""
-        check_socket_path(self.address)
+        return check_socket_path(self.address)
 
     def connect_address(self) -> str:
         """Where the referee connects: the checked socket (backends pin it where the bot cannot swap it)."""
@@ -140,6 +151,12 @@ class ServedBot:
     def kill(self) -> None:
         self.bot.close()
         self.handle.kill()
+
+    def freeze(self) -> None:
+        self.handle.freeze()
+
+    def thaw(self) -> None:
+        self.handle.thaw()
 
     def log_tail(self, lines: int = 20) -> str:
         return self.handle.log_tail(lines)
@@ -172,11 +189,18 @@ class Sandbox(abc.ABC):
         The referee connects through ``connect_address`` (a hard link to the
         checked socket, where the bot cannot write), so a later swap of the
         bot's socket path never redirects a reconnect.
+
+        A socket that is not the bot's own (a symlink, a file, swapped between the check and the link) is
+        the bot's fault (``Reason.PROTOCOL``), like any other way of not serving.
         """
         handle = self.start(spec)
         try:
             wait_for_socket(handle, limits.start_s)
             return ServedBot(handle, RemoteBot(handle.connect_address(), limits, spec.name))
+        except SocketSwapped as error:
+            handle.kill()
+            raise BotFault(Reason.PROTOCOL, f"{os.path.basename(handle.address)}: {error.why}: refusing to connect"
+                           ) from None
         except BaseException:
             handle.kill()
             raise

@@ -198,7 +198,8 @@ class BwrapSandbox(Sandbox):
                 log.error("slot %d had live processes before start (killed)", slot)
             seat.create(spec.folder if spec.language != "reference" else None)
             if self.cgroups is not None:
-                cgroup = self.cgroups.create(f"slot-{slot}", self.limits.memory_mb * MIB, self.limits.pids)
+                # named by uid, not slot: two slot pools (a test suite's, a worker's) share the cgroup parent
+                cgroup = self.cgroups.create(f"uid-{uid}", self.limits.memory_mb * MIB, self.limits.pids)
             argv, pass_fds = self._chain(spec, runtime, seat, uid, cgroup, fds)
             status_read = fds[0]
             with open(seat.log, "ab") as log_file:
@@ -238,6 +239,7 @@ class BwrapSandbox(Sandbox):
             memory_cgroup="memory" in controllers, pids_cgroup="pids" in controllers,
             freezer="freezer" in controllers, seccomp=self.use_seccomp,
             cgroup_version=self.cgroups.version if self.cgroups is not None else None,
+            cpu_quota="cpu" in controllers,
         )
 
     def self_test(self) -> None:

@@ -38,6 +38,11 @@ log = logging.getLogger(__name__)
 LOG_KEEP_BYTES = 64 * 1024
 LAUNCHER_EXIT_S = 0.5
 """How long the outer bwrap gets to reap pid 1 and exit before it is killed too."""
+SIGSTOP_WARNING = (
+    "WARNING: no cgroup freezer: idle bots are paused with SIGSTOP, which a bot can notice (SIGCHLD, "
+    "/proc) and which costs a scan of /proc per turn; give the worker a cgroup freezer (v1 or v2)"
+)
+_warned_sigstop = False
 
 
 class LaunchedBot(SandboxedBot):
@@ -95,6 +100,10 @@ class LaunchedBot(SandboxedBot):
         if self.cgroup is not None and self.cgroup.has_freezer:
             self.cgroup.freeze()
             return
+        global _warned_sigstop
+        if not _warned_sigstop:
+            log.warning(SIGSTOP_WARNING)
+            _warned_sigstop = True
         self._signal_all(signal.SIGSTOP)
         self._stopped_by_signal = True
 
@@ -126,8 +135,7 @@ class LaunchedBot(SandboxedBot):
 
     def connect_address(self) -> str:
         """A hard link to the checked socket in the root-owned seat dir (see ``SeatDir.referee_socket``)."""
-        self.check_socket()
-        return self._seat.link_socket()
+        return self._seat.link_socket(self.check_socket())
 
     # ------------------------------------------------------------ the end
 

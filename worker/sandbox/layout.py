@@ -25,6 +25,8 @@ import stat
 import subprocess
 from pathlib import Path
 
+from worker.sandbox.base import SocketSwapped
+
 SOCKET_NAME = "bot.sock"
 
 
@@ -99,11 +101,22 @@ class SeatDir:
             self.skipped = copy_tree(folder, self.src)
         return self
 
-    def link_socket(self) -> str:
-        """Hard-link the (checked) socket for the referee; returns the path to connect to."""
+    def link_socket(self, checked: os.stat_result) -> str:
+        """Hard-link the socket that was ``checked`` (its ``lstat``) for the referee; returns the path to connect to.
+
+        The bot may replace its socket between the check and the link (a symlink to a host socket, a file):
+        the link is made of the path itself, never followed, and must be the very inode that was checked, or
+        it is removed again and ``SocketSwapped`` raised."""
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.referee_socket)
-        os.link(self.socket, self.referee_socket, follow_symlinks=False)
+        try:
+            os.link(self.socket, self.referee_socket, follow_symlinks=False)
+        except FileNotFoundError:
+            raise SocketSwapped(self.socket, "gone between the check and the link") from None
+        linked = os.lstat(self.referee_socket)
+        if (linked.st_dev, linked.st_ino) != (checked.st_dev, checked.st_ino) or not stat.S_ISSOCK(linked.st_mode):
+            os.unlink(self.referee_socket)
+            raise SocketSwapped(self.socket, "replaced between the check and the link")
         return self.referee_socket
 
     def remove(self) -> None:

@@ -266,8 +266,8 @@ def own_cgroup_dirs() -> Iterator[Path]:
 
 
 def slot_cgroups() -> list[Path]:
-    return sorted(parent / f"slot-{slot}" for parent in own_cgroup_dirs() for slot in WATCHED_SLOTS
-                  if (parent / f"slot-{slot}").is_dir())
+    return sorted(parent / f"uid-{uid}" for parent in own_cgroup_dirs() for uid in SLOT_UIDS
+                  if (parent / f"uid-{uid}").is_dir())
 
 
 def open_fds() -> int:

@@ -13,6 +13,7 @@ import pytest
 
 from bots_sdk.bots import RandomBot
 from bots_sdk.engine import Reason, Rules
+from bots_sdk.faults import BotFault
 from bots_sdk.local import play_game
 from bots_sdk.remote import Limits, RemoteBot
 from tests.worker.sandbox.conftest import make_bwrap, write_bot
@@ -231,5 +232,6 @@ def test_socket_swap_is_detected(bwrap: BwrapSandbox, tmp_path: Path) -> None:
     finally:
         handle.kill()
         host.close()
-    with pytest.raises(SocketSwapped):
-        bwrap.launch(spec, Limits(start_s=5))
+    with pytest.raises(BotFault, match=r"bot\.sock: not a socket but a symlink") as fault:
+        bwrap.launch(spec, Limits(start_s=5))  # the bot's own doing: its fault, not a sandbox error
+    assert fault.value.reason == Reason.PROTOCOL

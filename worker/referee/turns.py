@@ -1,0 +1,60 @@
+"""Only the seat on move runs: every other bot of the game is frozen while it is not being asked.
+
+A bot that kept running between its turns could think on its opponents' time
+and, on a busy worker, take their CPU until they time out. So the referee talks
+to each launched bot through ``OnMove``: thaw just before a call (a decision,
+or the start and end of a game), freeze as soon as the answer is in, whatever
+the answer (a fault included: a bot that timed out stays frozen until it is
+killed). A bot is frozen from its first ``OnMove`` on, and ``rest`` freezes a
+freshly started one until its first game.
+
+Clocks stay wall-clock: the thaw and the freeze are a few microseconds each
+(worker/sandbox/cgroups.py), outside the bot's deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from bots_sdk.bot import Bot
+from bots_sdk.engine import Action, Observation, Outcome, Rules
+from worker.referee.launch import LaunchedBot, Pausable
+
+T = TypeVar("T")
+
+
+def rest(launched: LaunchedBot) -> None:
+    """Freeze ``launched`` if its launcher can (a started bot waits for its game frozen)."""
+    if isinstance(launched, Pausable):
+        launched.freeze()
+
+
+class OnMove(Bot):
+    """``launched``'s bot, thawed for each call and frozen again after it (unpausable bots are just called)."""
+
+    def __init__(self, launched: LaunchedBot) -> None:
+        self.bot = launched.bot
+        self.name = self.bot.name  # type: ignore[misc]
+        self.version = self.bot.version  # type: ignore[misc]
+        self._pause = launched if isinstance(launched, Pausable) else None
+        if self._pause is not None:
+            self._pause.freeze()
+
+    def _asked(self, call: Callable[..., T], *args: object) -> T:
+        if self._pause is None:
+            return call(*args)
+        self._pause.thaw()
+        try:
+            return call(*args)
+        finally:
+            self._pause.freeze()
+
+    def start_game(self, seat: int, rules: Rules) -> None:
+        self._asked(self.bot.start_game, seat, rules)
+
+    def choose_action(self, observation: Observation) -> Action:
+        return self._asked(self.bot.choose_action, observation)
+
+    def end_game(self, outcome: Outcome, observation: Observation) -> None:
+        self._asked(self.bot.end_game, outcome, observation)
