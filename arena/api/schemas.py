@@ -11,6 +11,12 @@ class ErrorOut(Schema):
     detail: str
 
 
+class LimitsOut(Schema):
+    upload_bytes: int
+    upload_limit: str
+    """The same limit as the submit form states it (``5 MB``)."""
+
+
 class VersionOut(Schema):
     id: int
     bot: str

@@ -20,9 +20,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
-from bots_sdk.botdir import load_spec
+from bots_sdk.botdir import BotSpecError, load_spec
 from bots_sdk.bots import REFERENCE_BOTS
-from worker.builds import BuildError, BuildLimits
+from worker.builds import MB, BuildError, BuildLimits
 from worker.builds.archive import unpack
 
 ARENA_USER = "arena"
@@ -38,6 +38,11 @@ class SubmissionError(Exception):
         self.status = status
 
 
+def upload_limit_text() -> str:
+    """The upload limit as the submit form and every refusal state it (decimal megabytes: ``5 MB``)."""
+    return f"{settings.ARENA_MAX_UPLOAD_BYTES / MB:g} MB"
+
+
 def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
     """Unpack into a scratch folder with the worker's own rules; the manifest's name, version and language."""
     limits = BuildLimits(archive_bytes=settings.ARENA_MAX_UPLOAD_BYTES)
@@ -48,7 +53,10 @@ def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
             src = unpack(archive, Path(scratch) / "src", limits)
         except BuildError as error:
             raise SubmissionError(str(error)) from None
-        spec = load_spec(str(src))
+        try:
+            spec = load_spec(str(src))
+        except BotSpecError as error:  # its message starts with the scratch folder: the author's view is bot.toml
+            raise SubmissionError(str(error).replace(f"{src}/", "")) from None
     return spec.name, spec.version, spec.language
 
 
@@ -59,7 +67,8 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     bot name that belongs to another author."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
-        raise SubmissionError(f"{filename}: {len(data):,} bytes, over the {limit:,}-byte limit for an upload", 413)
+        raise SubmissionError(f"{filename}: too large ({len(data) / MB:.1f} MB; the limit is {upload_limit_text()})",
+                              413)
     if not data:
         raise SubmissionError(f"{filename}: the upload is empty")
     name, label, language = _check_archive(filename, data)

@@ -12,6 +12,7 @@ refused the upload or could not be reached.
 from __future__ import annotations
 
 import argparse
+import http.client
 import io
 import json
 import os
@@ -83,10 +84,31 @@ def _call(request: urllib.request.Request) -> dict[str, Any]:
             detail = json.loads(error.read()).get("detail", "")
         except (ValueError, AttributeError):
             detail = ""
+        if error.code == 413:
+            raise SubmitError(f"too large ({_limit_of(request)}): {detail or error.reason}") from None
         hint = " (check --token: create one on the arena's account page)" if error.code == 401 else ""
+        if error.code == 429:
+            hint = f" (retry after {error.headers.get('Retry-After', '?')} s)"
         raise SubmitError(f"the arena answered {error.code}: {detail or error.reason}{hint}") from None
-    except urllib.error.URLError as error:
-        raise SubmitError(f"cannot reach {request.full_url}: {error.reason}") from None
+    except (urllib.error.URLError, ConnectionError, http.client.HTTPException) as error:
+        reason = error.reason if isinstance(error, urllib.error.URLError) else error
+        if request.data is not None and isinstance(reason, ConnectionError | http.client.RemoteDisconnected):
+            # A server refusing an oversized body often answers early and closes the connection while the
+            # body is still being sent: the client sees a reset, not the 413.
+            size = len(request.data) / 1e6 if isinstance(request.data, bytes) else 0.0
+            raise SubmitError(f"too large ({_limit_of(request)}): the arena closed the connection during "
+                              f"the {size:.1f} MB upload") from None
+        raise SubmitError(f"cannot reach {request.full_url}: {reason}") from None
+
+
+def _limit_of(request: urllib.request.Request) -> str:
+    """``limit 5 MB``, as the arena states its upload limit (``GET /api/limits``), or ``limit unknown``."""
+    url = request.full_url.rsplit("/api/", 1)[0] + "/api/limits"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return f"limit {json.loads(response.read())['upload_limit']}"
+    except (OSError, ValueError, KeyError, http.client.HTTPException):
+        return "limit unknown"
 
 
 def upload(url: str, token: str, folder: Path, description: str | None = None) -> dict[str, Any]:
