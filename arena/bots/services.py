@@ -20,7 +20,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
-from bots_sdk.botdir import BotSpecError, load_spec
+from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
 from worker.builds import MB, BuildError, BuildLimits
 from worker.builds.archive import unpack
@@ -53,10 +53,7 @@ def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
             src = unpack(archive, Path(scratch) / "src", limits)
         except BuildError as error:
             raise SubmissionError(str(error)) from None
-        try:
-            spec = load_spec(str(src))
-        except BotSpecError as error:  # its message starts with the scratch folder: the author's view is bot.toml
-            raise SubmissionError(str(error).replace(f"{src}/", "")) from None
+        spec = load_spec(str(src))
     return spec.name, spec.version, spec.language
 
 
