@@ -32,6 +32,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.matches.services import MatchError, match_create
+from arena.ops.redact import strip_host_paths
 from arena.ratings.sprt import bounds
 from arena.sprt.models import StrengthTest, StrengthTestPair
 from arena.sprt.scoring import GameScore, pair_bin
@@ -202,7 +203,7 @@ def sprt_match_done(match_id: int) -> None:
             except ValueError as problem:
                 error = f"match {match.pk}: {problem}"
         elif match.status == Match.Status.FAILED:
-            error = f"match {match.pk} failed: {match.error or 'no reason given'}"
+            error = f"match {match.pk} failed: {strip_host_paths(match.error) or 'no reason given'}"  # public page
         else:
             return  # not over yet: a hook called early; the real call comes when it ends
         pair.ended = timezone.now()

@@ -56,6 +56,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.matches.models import Match, MatchEntry
 from arena.matches.services import MatchError, match_create
+from arena.ops.redact import strip_host_paths
 from arena.ratings.models import Rating
 from arena.tournaments.formats import (
     entrants_error,
@@ -454,7 +455,8 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
             table.status = TournamentTable.Status.DONE
             table.save(update_fields=["status"])
         elif table.match.status == Match.Status.FAILED:
-            first_line = (table.match.error.strip().splitlines() or ["no reason given"])[0][:300]
+            # The notes are public: the reason without the worker's paths (staff read all on the match page).
+            first_line = strip_host_paths((table.match.error.strip().splitlines() or ["no reason given"])[0])[:300]
             table.status = TournamentTable.Status.FAILED
             table.notes = f"match failed: {first_line}"
             table.save(update_fields=["status", "notes"])
