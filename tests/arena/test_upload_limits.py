@@ -1,10 +1,16 @@
 """An upload over the size limit, and a bot.toml with an unknown key, as the web form and the API tell them:
 the limit in the unit the form states, the key named with its closest known one, and no host path.
-``durak submit`` over the limit: in tests/arena/test_worker_flow.py, beside its other refusals."""
+``durak submit`` over the limit: its 413 in tests/arena/test_worker_flow.py (beside its other refusals), and a
+cut connection against gunicorn below."""
 
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -17,6 +23,7 @@ from bots_sdk.cli.submit_cmd import pack
 from tests.arena.conftest import scaffold
 from tests.arena.test_upload import api_upload
 
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 50_000
 """``ARENA_MAX_UPLOAD_BYTES`` of these tests: the form says "0.05 MB"."""
 
@@ -51,3 +58,41 @@ def test_an_unknown_bot_toml_key_is_refused_at_upload_without_host_paths(
     assert page.status_code == 400 and "did you mean &#x27;requirements&#x27;?" in page.content.decode()
     assert "/tmp" not in page.content.decode()
     assert not BotVersion.objects.exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_durak_submit_says_too_large_when_gunicorn_cuts_the_upload_off(tmp_path: Path) -> None:
+    """gunicorn (the production server) answers a body far over the limit unread and closes the connection
+    while ``durak submit`` is still sending it: a reset, not a 413, which must still read "too large (limit ...)",
+    not "cannot reach". The refusal comes before authentication, so no account is needed."""
+    port = free_port()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.django_settings", "ARENA_MAX_UPLOAD_BYTES": str(LIMIT)}
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "arena.wsgi", "--bind", f"127.0.0.1:{port}",
+                               "--workers", "1"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/limits", timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "gunicorn did not start"
+                time.sleep(0.2)
+        folder = scaffold(tmp_path, "heavy")
+        (folder / "weights.bin").write_bytes(os.urandom(20_000_000))
+        result = subprocess.run(
+            [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", f"http://127.0.0.1:{port}",
+             "--token", "x", "--no-wait"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.startswith("durak submit: too large (limit 0.05 MB): "), result.stderr
+    assert "cannot reach" not in result.stderr
