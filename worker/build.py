@@ -47,11 +47,13 @@ from worker.builds.install import (
     sanitize_requirements,
     seal,
 )
-from worker.builds.space import capped
+from worker.builds.space import capped, sweep_stale
 from worker.sandbox.base import Sandbox, SandboxError
 from worker.sandbox.bwrap import BwrapSandbox
 
 BUILD_INFO = "build.json"
+STALE_MARGIN_S = 600.0
+"""A ``.building-*`` folder untouched for the download and install limits plus this is abandoned."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,6 +138,7 @@ def build(
     upload = Path(upload)
     store_dir = Path(store_dir)
     store_dir.mkdir(parents=True, exist_ok=True)
+    sweep_stale(store_dir, limits.download_s + limits.install_s + STALE_MARGIN_S)
     work = Path(tempfile.mkdtemp(prefix=".building-", dir=store_dir))
     try:
         work.chmod(0o755)

@@ -29,7 +29,7 @@ from bots_sdk.local import play_game
 from bots_sdk.remote import Limits
 from worker import build as build_module
 from worker.build import BuildError, BuildLimits, IndexUnreachable, build, unpack
-from worker.builds import install
+from worker.builds import install, space
 from worker.builds.install import install_argv, sanitize_requirements
 from worker.sandbox import SandboxUnavailable, procs
 from worker.sandbox.bwrap import BwrapSandbox
@@ -475,6 +475,25 @@ def test_an_install_over_the_venv_limit_stops_while_writing(
     assert f"the installed venv would weigh more than the {limit / 1e6:g} MB limit" in message
     assert "No space left on device" in message
     assert list(store.iterdir()) == [] and build_mounts() == []
+
+
+def test_a_build_clears_the_capped_folders_of_an_abandoned_build(store: Path, tmp_path: Path) -> None:
+    """A worker killed mid-build leaves its build folder and a mounted tmpfs: the next build removes both,
+    and leaves a recent build folder (another worker's, in progress) alone."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting the capped folders needs root")
+    abandoned = store / ".building-killed"
+    abandoned.mkdir()
+    (abandoned / "wheels").mkdir()
+    assert space._mount(abandoned / "wheels", 1_000_000) is None
+    (abandoned / "wheels" / "half.whl").write_bytes(bytes(1000))
+    long_ago = time.time() - 3600
+    os.utime(abandoned, (long_ago, long_ago))
+    in_progress = store / ".building-running"
+    in_progress.mkdir()
+    build(bot_zip(tmp_path, None, "print(1)\n"), store)
+    assert not abandoned.exists() and build_mounts() == []
+    assert in_progress.is_dir()
 
 
 def test_the_install_sandbox_has_no_network(

@@ -16,10 +16,13 @@ import logging
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 log = logging.getLogger("worker.build")
+SOURCE = "durak-build"
+"""The source name of the capped mounts, how ``sweep_stale`` tells them from anything else mounted."""
 NO_SPACE = "No space left on device"
 """How pip (and anything else) reports the write the cap refused (ENOSPC)."""
 _warned: list[str] = []
@@ -31,7 +34,7 @@ def _mount(path: Path, limit_bytes: int) -> str | None:
         return "not root"
     options = f"size={max(limit_bytes, 4096)},mode=0755,nosuid,nodev"
     try:
-        result = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "durak-build", str(path)],
+        result = subprocess.run(["mount", "-t", "tmpfs", "-o", options, SOURCE, str(path)],
                                 capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
         return str(error)
@@ -61,3 +64,33 @@ def capped(path: Path, limit_bytes: int) -> Iterator[Path]:
         if problem is None:
             _unmount(path)
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _capped_mounts() -> list[Path]:
+    """The mount points of this mount namespace's capped build folders (``/proc/self/mountinfo``)."""
+    found = []
+    with open("/proc/self/mountinfo") as mounts:
+        for line in mounts:
+            mine, _, fs = line.partition(" - ")
+            fields = fs.split()
+            if len(fields) >= 2 and fields[0] == "tmpfs" and fields[1] == SOURCE:
+                found.append(Path(mine.split()[4].replace("\\040", " ")))
+    return found
+
+
+def sweep_stale(store_dir: Path, older_than_s: float) -> list[Path]:
+    """Remove the ``.building-*`` folders of ``store_dir`` untouched for ``older_than_s`` (longer than any build
+    may run), unmounting their capped folders first; returns what was removed.
+
+    A worker killed mid-build (SIGKILL, a crash) leaves its build folder behind, and with it a tmpfs that holds
+    memory until it is unmounted: the next build on the store clears them."""
+    cutoff = time.time() - older_than_s
+    stale = [path for path in store_dir.glob(".building-*") if path.lstat().st_mtime < cutoff]
+    for work in stale:
+        for mount in _capped_mounts():
+            if mount.is_relative_to(work):
+                _unmount(mount)
+        shutil.rmtree(work, ignore_errors=True)
+    if stale:
+        log.warning("removed %d abandoned build folder(s) from %s", len(stale), store_dir)
+    return stale
