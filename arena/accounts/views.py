@@ -12,8 +12,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from arena.accounts.services import token_create, token_revoke
+from arena.ops.throttle import throttled
 
 
+@throttled("signup")
 def signup(request: HttpRequest) -> HttpResponse:
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -22,7 +22,7 @@ from django.utils import timezone
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
-from worker.builds import BuildError, BuildLimits
+from worker.builds import MB, BuildError, BuildLimits
 from worker.builds.archive import unpack
 
 ARENA_USER = "arena"
@@ -36,6 +36,11 @@ class SubmissionError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+def upload_limit_text() -> str:
+    """The upload limit as the submit form and every refusal state it (decimal megabytes: ``5 MB``)."""
+    return f"{settings.ARENA_MAX_UPLOAD_BYTES / MB:g} MB"
 
 
 def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
@@ -59,7 +64,8 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     bot name that belongs to another author."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
-        raise SubmissionError(f"{filename}: {len(data):,} bytes, over the {limit:,}-byte limit for an upload", 413)
+        raise SubmissionError(f"{filename}: too large ({len(data) / MB:.1f} MB; the limit is {upload_limit_text()})",
+                              413)
     if not data:
         raise SubmissionError(f"{filename}: the upload is empty")
     name, label, language = _check_archive(filename, data)
