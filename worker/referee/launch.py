@@ -9,7 +9,7 @@ the plain process launcher on an author's machine, without knowing which.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import Limits, RemoteBot
@@ -28,6 +28,16 @@ class LaunchedBot(Protocol):
 
 
 Launcher = Callable[[BotSpec, Limits], LaunchedBot]
+
+
+@runtime_checkable
+class Pausable(Protocol):
+    """A launched bot the referee can stop using CPU without ending it (the sandboxes' freezer); the plain
+    process launcher is not one."""
+
+    def freeze(self) -> None: ...
+
+    def thaw(self) -> None: ...
 
 
 class ProcessLaunched:

@@ -141,6 +141,12 @@ class ServedBot:
         self.bot.close()
         self.handle.kill()
 
+    def freeze(self) -> None:
+        self.handle.freeze()
+
+    def thaw(self) -> None:
+        self.handle.thaw()
+
     def log_tail(self, lines: int = 20) -> str:
         return self.handle.log_tail(lines)
 
