@@ -12,7 +12,8 @@
 - ``fresh_vs_kept``: games per second with fresh bots for every seat rotation (the
   referee, ``play_spec``) against the referee before it (``play_keeping_bots``: each bot
   started once for the whole match), alternating in one run, for a several-deal duplicate
-  match and a one-deal ladder match (where the extra starts weigh most), and their ratio.
+  match and a one-deal ladder match (where the extra starts weigh most), each with bots
+  that answer at once and with one that thinks (``WORKLOADS``), and their ratio.
   ``DURAK_START_AHEAD`` applies as in the worker.
 
 ``--smoke`` runs every part once, as small as it goes (seconds), to show the benchmark still works.
@@ -124,11 +125,18 @@ def play_keeping_bots(spec: MatchSpec, launcher: Launcher) -> list[GameResult]:
     return results
 
 
-WORKLOADS = {"duplicate, 4 deals": 4, "ladder, 1 deal": 1}
-"""Deals per match of each compared workload (gentle against gentle, both seatings of every deal)."""
+WORKLOADS = {
+    "gentle x2, duplicate 4 deals": (("gentle", "gentle"), 4),
+    "gentle x2, ladder 1 deal": (("gentle", "gentle"), 1),
+    "strong v gentle, duplicate 2 deals": (("strong", "gentle"), 2),
+    "strong v gentle, ladder 1 deal": (("strong", "gentle"), 1),
+}
+"""The compared matches (both seatings of every deal): gentle answers at once, so its games are shorter than
+a start and the starts weigh most; strong thinks up to 200 ms a decision, as bots using their clock do."""
+SMOKE_WORKLOADS = ("gentle x2, ladder 1 deal",)
 
 
-def fresh_vs_kept(deals: int, rounds: int) -> tuple[float, float]:
+def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int) -> tuple[float, float]:
     """Games per second of ``play_spec`` and of ``play_keeping_bots`` over ``rounds`` matches each, played
     alternately (which goes first alternates too) so a change in the machine's load hits both alike."""
     launcher = launcher_for("bwrap")
@@ -137,7 +145,7 @@ def fresh_vs_kept(deals: int, rounds: int) -> tuple[float, float]:
     for round_ in range(rounds):
         pair = [play_spec, play_keeping_bots]
         for play in pair if round_ % 2 == 0 else pair[::-1]:
-            spec = MatchSpec(("gentle", "gentle"), deals=deals, seed=f"fresh-{round_}")
+            spec = MatchSpec(bots, deals=deals, seed=f"fresh-{round_}")
             began = time.perf_counter()
             games[play] += len(play(spec, launcher))
             seconds[play] += time.perf_counter() - began
@@ -149,7 +157,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
-    parser.add_argument("--rounds", type=int, default=8, help="matches per side in each fresh-vs-kept comparison")
+    parser.add_argument("--rounds", type=int, default=2, help="matches per side in each fresh-vs-kept comparison")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="everything once, as small as it goes")
     args = parser.parse_args()
@@ -159,7 +167,8 @@ def main() -> None:
     overhead_ms = (sandboxed - in_process_seconds_per_decision(args.games)) * 1000
     start_ms, kill_ms = start_and_kill(args.starts)
     factor = scaling(args.matches)
-    compared = {name: fresh_vs_kept(deals, args.rounds) for name, deals in WORKLOADS.items()}
+    compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
+                if not args.smoke or name in SMOKE_WORKLOADS}
     rows = [
         ("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
         ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
