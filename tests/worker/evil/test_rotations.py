@@ -12,12 +12,14 @@ prints ``RECALL`` with what it found. ``GAME`` lines count the games of its life
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bots_sdk.bot import Bot
+from bots_sdk.botdir import BotSpec
 from bots_sdk.bots import RandomBot
 from bots_sdk.engine import Action, Game, Observation, Rules
 from bots_sdk.local import play_game
@@ -25,8 +27,9 @@ from bots_sdk.match import seat_order
 from bots_sdk.remote import Limits
 from tests.worker.evil.arena import Recorder, evil_bot, play
 from tests.worker.sandbox.conftest import write_bot
-from worker.referee.launch import Launcher
-from worker.referee.match import MatchSpec, bot_spec, play_spec
+from worker.referee.launch import LaunchedBot, Launcher
+from worker.referee.match import MatchSpec, bot_spec, play_spec, start_ahead
+from worker.sandbox import SandboxError
 
 REMEMBERING = '''
 BOOT = os.urandom(6).hex()
@@ -154,9 +157,13 @@ class Fixed(Bot):
         return observation.legal_actions[self.index]
 
 
-def test_a_normal_match_keeps_its_games_and_records(arena: Launcher, tmp_path: Path) -> None:
+def test_a_normal_match_keeps_its_games_and_records(
+    arena: Launcher, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every game of the duplicate set, in deal order, each record move for move what the same bots play
-    in-process: fresh starts change who remembers what, nothing of the match itself."""
+    in-process: fresh starts change who remembers what, nothing of the match itself (here without starting
+    ahead, as on one core)."""
+    monkeypatch.setenv("DURAK_START_AHEAD", "off")
     spec = MatchSpec((deterministic(tmp_path, "first"), deterministic(tmp_path, "last")),
                      deals=DEALS, seed=SEED, start_s=3.0, bank_s=0.0)
     recorder = Recorder(arena)
@@ -178,3 +185,29 @@ def test_a_normal_match_keeps_its_games_and_records(arena: Launcher, tmp_path: P
 def _without_times(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "seats": None, "actions": [{k: v for k, v in a.items() if k != "ms"} for a in record["actions"]]}
 
+
+
+def test_a_failed_start_ahead_is_started_again_before_its_game(
+    arena: Launcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sandbox refuses the first start ahead (as when every slot is taken): the bot is started in the
+    foreground before its game, with its full budget, and the match plays normally."""
+    monkeypatch.setenv("DURAK_START_AHEAD", "on")
+    calls: list[str] = []
+
+    def refusing_once(spec: BotSpec, limits: Limits) -> LaunchedBot:
+        calls.append(threading.current_thread().name)
+        if len(calls) == 3:  # the first start of the second rotation, ahead of it
+            raise SandboxError("every sandbox slot is in use")
+        return arena(spec, limits)
+
+    results = play_spec(MatchSpec(("random", "random"), seed=SEED, start_s=3.0, bank_s=0.0), refusing_once)
+    assert [r.reason for r in results] == ["normal", "normal"]
+    main = threading.main_thread().name
+    assert calls[2] != main and calls[3] != main and calls[4] == main, calls  # the refused one, again in front
+
+
+def test_start_ahead_setting() -> None:
+    assert start_ahead("on") and not start_ahead("off") and start_ahead(" ON ")
+    with pytest.raises(ValueError, match="DURAK_START_AHEAD: 'sometimes' is not one of auto, on, off"):
+        start_ahead("sometimes")
