@@ -262,7 +262,8 @@ class StartAhead:
         return self.bots
 
     def abandon(self) -> list[list[RunningBot]]:
-        """Stop starting more and hand back the bots, for the caller to stop."""
+        """Stop starting more and hand back the bots, for the caller to stop (a start under way is waited for:
+        the thread cannot be interrupted, and its bot must be stopped too)."""
         self._abandoned.set()
         self._join()
         return self.bots
