@@ -152,6 +152,8 @@ def start_ahead(setting: str | None = None) -> bool:
     ``setting`` (default: the ``DURAK_START_AHEAD`` environment variable) is ``on``, ``off`` or ``auto``
     (the default): on when this process may run on two cores or more. With one core the starts would
     take their CPU from the game being played, whose clocks are wall-clock, so there they wait for it.
+    The starts run at the worker's own CPU priority: a niceness would stay with the bot for its whole life
+    (Linux inherits it at fork, per thread), and how a bot was started must not change how it plays.
     """
     value = (setting if setting is not None else os.environ.get(START_AHEAD_ENV, "auto")).strip().lower()
     if value == "auto":
