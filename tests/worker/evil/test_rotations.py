@@ -130,11 +130,11 @@ def test_a_bot_forgets_everything_between_rotations_but_not_between_deals(
         assert all(set(game["wrote"]) == WRITABLE for game in games), games  # the attack was tried everywhere
         boots |= {game["boot"] for game in games}
     assert len(boots) == 2
-    # The second rotation's bots were started ahead, while the first rotation's last game was played, and
-    # waited frozen until their own.
+    # The second rotation's bots were started ahead, while the first rotation's last game was played (frozen
+    # from the moment they served, as every seat not on move is: test_frozen_seats.py).
     first, second = lives
     assert first.kill_started is not None and second.started < first.kill_started
-    assert second.frozen == 1 and first.frozen == 0
+    assert second.frozen >= 1
 
 
 def deterministic(tmp_path: Path, name: str) -> str:
