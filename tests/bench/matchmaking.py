@@ -257,25 +257,35 @@ class Day:
 
 
 def finish_match(match: Match, versions: list[int], at: datetime, arena: Arena, rng: random.Random) -> int:
-    """Mark the match done at ``at`` and put its games' results through the real per-game rating update."""
+    """Mark the match done at ``at`` and put its games' results through the real per-game rating update.
+
+    The games are laid out as the referee plays them: every deal in every rotation of the entrants, seats
+    from ``seat_order`` (on a team ladder each entrant is a team and plays all its seats). The losing side
+    is drawn from the entrants' hidden strengths; the durak seat is one of that side's seats.
+    """
     from arena.matches.models import Game, GameSeat, Match
     from arena.ratings import maths
     from arena.ratings.services import ratings_apply_games
+    from bots_sdk.engine import Rules
+    from bots_sdk.match import seat_order
 
     Match.objects.filter(pk=match.pk).update(status=Match.Status.DONE, finished=at)
     games: list[Game] = []
     seats: list[GameSeat] = []
-    players = len(versions)
+    entrants = len(versions)
+    rules = Rules.preset(match.preset, match.players)
     p = maths.expected_durak([arena.strength[v] for v in versions])
-    for number in range(match.deals * players):
-        durak = rng.choices(range(players), weights=p)[0]
-        rotation = number % players
-        game = Game(pk=-(number + 1), match_id=match.pk, number=number, deal=number // players, rotation=rotation,
-                    preset=match.preset, players=players, rated=True, durak_seat=durak, reason="normal",
+    for number in range(match.deals * entrants):
+        rotation = number % entrants
+        order = seat_order(rules, entrants, -rotation)  # seat s holds entrant order[s]
+        loser = rng.choices(range(entrants), weights=p)[0]
+        durak = rng.choice([seat for seat, entrant in enumerate(order) if entrant == loser])
+        game = Game(pk=-(number + 1), match_id=match.pk, number=number, deal=number // entrants, rotation=rotation,
+                    preset=match.preset, players=match.players, rated=True, durak_seat=durak, reason="normal",
                     record={}, finished=at)
         games.append(game)
-        for seat in range(players):
-            version = versions[(seat + rotation) % players]
+        for seat, entrant in enumerate(order):
+            version = versions[entrant]
             seats.append(GameSeat(game_id=game.pk, seat=seat, version_id=version, durak=seat == durak))
     ratings_apply_games(games=games, seats=seats)  # writes ratings and history points only (games unsaved)
     return len(games)
@@ -306,7 +316,7 @@ def simulate(args: argparse.Namespace, arena: Arena, start: datetime) -> Day:
 
     def begin(match_id: int, at: float) -> None:
         match = info[match_id]
-        games = match.deals * match.players
+        games = match.deals * len(seated[match_id])  # every deal in every rotation of the entrants
         duration = games * args.game_s / 60 * rng.uniform(0.7, 1.3)
         running.append(Running(match_id, at, at + duration))
         Match.objects.filter(pk=match_id).update(status=Match.Status.RUNNING, started=minute_at(at))
@@ -485,8 +495,11 @@ def main() -> None:
     parser.add_argument("--warmup-min", type=int, default=60, help="simulated minutes first, not counted")
     parser.add_argument("--passes", type=int, default=40, help="full passes timed on their own")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
+    if args.smoke:
+        args.bots, args.authors, args.new_bots, args.hours, args.warmup_min, args.passes = 10, 3, 1, 0.1, 2, 2
     if args.authors < 2 or args.bots < args.authors:
         parser.error("--authors: at least 2, and no more than --bots")
 

@@ -96,8 +96,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.starts, args.matches = 2, 1, 2
     games_per_s, sandboxed = sandboxed_games(args.games)
     overhead_ms = (sandboxed - in_process_seconds_per_decision(args.games)) * 1000
     start_ms, kill_ms = start_and_kill(args.starts)
