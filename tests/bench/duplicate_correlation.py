@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0: none)")
     parser.add_argument("--strong-ms", type=float, default=20.0,
                         help="strong's time per decision in ms (default 20; the arena's strong takes 200)")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON object, last")
     args = parser.parse_args(argv)
     if args.smoke:

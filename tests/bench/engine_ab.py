@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=200, help="games a chunk")
     parser.add_argument("--warm", type=int, default=5000, help="games each engine plays first")
     parser.add_argument("--rounds", type=int, default=30, help="chunks each engine plays, alternating")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
     if args.smoke:

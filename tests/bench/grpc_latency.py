@@ -109,7 +109,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--decisions", type=int, default=3000)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.smoke:

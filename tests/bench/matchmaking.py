@@ -495,7 +495,7 @@ def main() -> None:
     parser.add_argument("--warmup-min", type=int, default=60, help="simulated minutes first, not counted")
     parser.add_argument("--passes", type=int, default=40, help="full passes timed on their own")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
     if args.smoke:

@@ -96,7 +96,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.smoke:

@@ -938,7 +938,7 @@ def main() -> None:
                         "misses the target (stderr)")
     parser.add_argument("--profile", choices=("home", "ladder", "bot", "match", "replay"),
                         help="cProfile of a page's slowest url (stderr)")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
     if args.smoke:

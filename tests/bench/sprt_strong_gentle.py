@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pairs", type=int, default=2000, help="stop undecided after this many pairs")
     parser.add_argument("--workers", type=int, default=2, help="processes playing pairs in parallel")
     parser.add_argument("--budget-ms", type=float, default=200.0, help="strong's time budget per decision")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args(argv)
     if args.smoke:

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=3000, help="games per table (default 3000)")
     parser.add_argument("--jobs", type=int, default=2, help="tables played at once (processes, default 2)")
-    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script still runs, in seconds (tests/bench/test_smoke.py)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON object, last")
     args = parser.parse_args(argv)
     if args.smoke:
