@@ -12,7 +12,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-
 PERSON_LANGUAGE = "human"
 """The language of the one version that stands for people in stored games (no upload can declare it)."""
 
