@@ -63,10 +63,12 @@ class Match(models.Model):
 
 
 def _person_at(match: Match, seat: int) -> str:
-    """Who sat in ``seat`` of a browser table's stored match: the person's name, or "guest"."""
+    """Who sat in ``seat`` of a browser table's stored match: their account, the name they gave, or "guest"."""
     table = getattr(match, "table", None)  # arena.tables' Table, once the table's game is stored
     person = table.seats.filter(seat=seat).select_related("user").first() if table is not None else None
-    return person.user.get_username() if person is not None and person.user is not None else "guest"
+    if person is None:
+        return "guest"
+    return person.user.get_username() if person.user is not None else person.name or "guest"
 
 
 class MatchEntry(models.Model):
