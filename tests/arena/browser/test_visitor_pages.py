@@ -1,5 +1,6 @@
 """A visitor's tour in a real browser: no page logs a console error (the favicon is there), the 404 page is the
-site's, and a bot rated on two ladders gets one rating chart per ladder."""
+site's, a bot rated on two ladders gets one rating chart per ladder, and the statistics of a small arena read
+plainly (a chart without enough data says so)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,12 @@ def test_a_visitors_tour_logs_no_error_and_charts_each_ladder_apart(
     assert page.evaluate("() => Object.keys(window.Chart.instances).length") == 2
     expect(page.locator(".description code")).to_have_text("minimax")
     shoot(page, "visitor-01-bot-two-ladders")
+
+    page.goto(url + "/stats/")  # one game: plain words first, and a chart with too little data says so
+    expect(page.locator("#summary")).to_contain_text("attacks first")
+    expect(page.locator("#trumps .chart-empty")).to_contain_text("10 seat-games")
+    expect(page.locator("#duplicate details.how")).not_to_have_attribute("open", "")
+    shoot(page, "visitor-03-stats-small-arena")
 
     response = page.goto(url + "/no/such/page/")
     assert response is not None and response.status == 404
