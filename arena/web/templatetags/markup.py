@@ -21,16 +21,22 @@ ATTRIBUTES = {"a": {"href", "title"}}
 URL_SCHEMES = {"http", "https", "mailto"}
 
 
+def _render(text: str) -> str:
+    """Markdown to HTML, with any raw HTML in the text shown as the text it is (escaped), not dropped."""
+    converter = md.Markdown(output_format="html")
+    converter.preprocessors.deregister("html_block")
+    converter.inlinePatterns.deregister("html")
+    return converter.convert(text or "")
+
+
 @register.filter(name="markdown")
 def markdown_html(text: str) -> SafeString:
     """The description as safe HTML (headings and images come out as their text)."""
-    rendered = md.markdown(text or "", output_format="html")
-    return mark_safe(nh3.clean(rendered, tags=TAGS, attributes=ATTRIBUTES, url_schemes=URL_SCHEMES,
+    return mark_safe(nh3.clean(_render(text), tags=TAGS, attributes=ATTRIBUTES, url_schemes=URL_SCHEMES,
                                link_rel="nofollow noopener noreferrer"))
 
 
 @register.filter(name="markdown_text")
 def markdown_text(text: str) -> str:
     """The description's words alone, for a one-line summary (the template escapes them)."""
-    rendered = md.markdown(text or "", output_format="html")
-    return " ".join(html.unescape(nh3.clean(rendered, tags=set())).split())
+    return " ".join(html.unescape(nh3.clean(_render(text), tags=set())).split())
