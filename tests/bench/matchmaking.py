@@ -11,8 +11,8 @@ pass's p95 and max, its query count, games per bot mean and median, bots that ne
 wait between two rated matches, starved bot-minutes, how soon a newly admitted version gets its first
 ladder match, and how close in rating the tables are compared with random tables.
 
-The benchmark owns a PostgreSQL database (``durak_mm_bench`` by default), made afresh on every run (it
-refuses to drop a database it did not make). It seeds ``--bots`` bot versions of ``--authors`` authors plus
+The benchmark owns a PostgreSQL database (``durak_mm_bench`` by default), emptied at the start of every run
+(made on the first; it refuses to drop a database it did not make). It seeds ``--bots`` bot versions of ``--authors`` authors plus
 the reference bots, each with a hidden strength and a rating on every ladder of the mix (a steady arena:
 established ratings, ladder history, last games within the past half hour). Nothing is played and nothing
 is enqueued (the match task's ``delay`` is stubbed): the simulation is a clock of whole minutes, and every
@@ -61,7 +61,8 @@ REFERENCE_STRENGTH = {"random": 1150.0, "gentle": 1500.0, "strong": 1700.0}
 
 
 def prepare_database(url: str) -> None:
-    """Drop (if this benchmark made it) and create the benchmark's database."""
+    """An empty database for the benchmark: its own from an earlier run emptied (the schema kept, so migrating
+    is a quick no-op), else made afresh (dropping one only if this benchmark made it)."""
     name = str(conninfo_to_dict(url).get("dbname") or "")
     if not name:
         raise SystemExit(f"--database-url {url!r}: no database name")
@@ -70,6 +71,14 @@ def prepare_database(url: str) -> None:
         row = conn.execute(
             "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
+        if row is not None and str(row[0] or "") == MARKER:
+            with psycopg.connect(url, autocommit=True) as db:
+                tables = [t for (t,) in db.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'django_migrations'")]
+                if tables:
+                    db.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
+                        sql.SQL(", ").join(sql.Identifier(t) for t in tables)))
+            return
         if row is not None:
             if str(row[0] or "") != MARKER:
                 with psycopg.connect(url) as db:
