@@ -13,16 +13,16 @@ ladder match, and how close in rating the tables are compared with random tables
 
 The benchmark owns a PostgreSQL database (``durak_mm_bench`` by default), emptied at the start of every run
 (made on the first; it refuses to drop a database it did not make). It seeds ``--bots`` bot versions of
-``--authors`` authors plus the reference bots, each with a hidden strength and a rating on every ladder of
-the mix (a steady arena: established ratings, ladder history, last games within the past half hour). Nothing is played and nothing
-is enqueued (the match task's ``delay`` is stubbed): the simulation is a clock of whole minutes, and every
-minute it runs one ``matchmaking_pass(now=...)``; ``--workers`` referee processes take the queued ladder
-matches in creation order, and a match lasts ``games x --game-s`` seconds (each deal in every rotation),
-after which it is marked done at its simulated finish time and its games' results (the durak drawn from the
-seats' hidden strengths by the rating model) go through the real per-game rating update, so ratings and
-standard errors move as they would live. ``--new-bots`` versions are admitted at random times of the day
-(active, with an admission rating on classic-2) to time their first ladder match. The first
-``--warmup-min`` simulated minutes are not counted.
+``--authors`` authors plus the reference bots, each with a hidden strength and a rating on every ladder of the
+mix (a steady arena: established ratings, ladder history, last games within the past half hour). Nothing is
+played and nothing is enqueued (the match task's ``delay`` is stubbed): the simulation is a clock of whole
+minutes, and every minute it runs one ``matchmaking_pass(now=...)``; ``--workers`` referee processes take the
+queued ladder matches in creation order, and a match lasts ``games x --game-s`` seconds (each deal in every
+rotation), after which it is marked done at its simulated finish time and its games' results (the durak drawn
+from the seats' hidden strengths by the rating model) go through the real per-game rating update, so ratings
+and standard errors move as they would live. ``--new-bots`` versions are admitted at random times of the day
+(active, with an admission rating on classic-2) to time their first ladder match. The first ``--warmup-min``
+simulated minutes are not counted.
 """
 
 from __future__ import annotations
