@@ -73,19 +73,18 @@ def prepare_database(url: str) -> None:
         ).fetchone()
         if row is not None and str(row[0] or "") == MARKER:
             with psycopg.connect(url, autocommit=True) as db:
-                tables = [t for (t,) in db.execute(
+                names = [t for (t,) in db.execute(
                     "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'django_migrations'")]
-                if tables:
+                if names:
                     db.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
-                        sql.SQL(", ").join(sql.Identifier(t) for t in tables)))
+                        sql.SQL(", ").join(sql.Identifier(t) for t in names)))
             return
-        if row is not None:
-            if str(row[0] or "") != MARKER:
-                with psycopg.connect(url) as db:
-                    tables = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
-                if tables and tables[0]:
-                    raise SystemExit(f"refusing to drop database {name!r}: it holds tables and was not made by "
-                                     "this benchmark; pass another --database-url")
+        if row is not None:  # not made by this benchmark: dropped only if it holds nothing
+            with psycopg.connect(url) as db:
+                tables = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+            if tables and tables[0]:
+                raise SystemExit(f"refusing to drop database {name!r}: it holds tables and was not made by "
+                                 "this benchmark; pass another --database-url")
             conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         conn.execute(sql.SQL("COMMENT ON DATABASE {} IS {}").format(sql.Identifier(name), sql.Literal(MARKER)))
