@@ -61,7 +61,6 @@ class Match(models.Model):
         return f"match {self.pk} ({self.kind}, {self.preset} {self.players}p)"
 
 
-
 def _person_at(match: Match, seat: int) -> str:
     """Who sat in ``seat`` of a browser table's stored match: their account, the name they gave, or "guest"."""
     table = getattr(match, "table", None)  # arena.tables' Table, once the table's game is stored
