@@ -60,7 +60,8 @@ class BotDetailOut(BotOut):
 
 
 class StandingOut(Schema):
-    rank: int | None
+    rank: int
+    """Established ratings rank first; a provisional one (``provisional``) ranks after them."""
     bot: str
     version: int
     author: str

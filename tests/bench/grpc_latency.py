@@ -109,11 +109,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--decisions", type=int, default=3000)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.smoke:
+        args.decisions, args.games = 50, 2
     median, p99, floor = decision_latency(args.decisions)
     remote, local, overhead = game_speed(args.games)
-    starts = start_times(sorted(REFERENCE_BOTS))
+    starts = start_times(sorted(REFERENCE_BOTS), repeats=1 if args.smoke else 5)
     print(f"{'figure':<34} {'value':>12}")
     print(f"{'decision median (ms)':<34} {median:>12.3f}")
     print(f"{'decision p99 (ms)':<34} {p99:>12.3f}")

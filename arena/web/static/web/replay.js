@@ -16,6 +16,10 @@
     root.classList.add("rp-empty");
     return;
   }
+  // Decisions up to each step: the bots' own choices, the count the match page gives per game (the forced
+  // steps between them, the only legal move played for a seat, are steps but not decisions).
+  const DECIDED = [];
+  steps.forEach((s, i) => DECIDED.push((i ? DECIDED[i - 1] : 0) + (s.seat !== null && !s.forced ? 1 : 0)));
 
   const $ = (id) => document.getElementById(id);
   const ui = {
@@ -315,7 +319,7 @@
     if (s.next !== null) meta.push(`next: seat ${s.next}`);
     if (i === LAST && F.error) meta.push("the replay stops here");
     ui.meta.textContent = meta.join(" · ");
-    ui.counter.textContent = `step ${i} / ${LAST}`;
+    ui.counter.textContent = `step ${i} / ${LAST} · decision ${DECIDED[i]} / ${DECIDED[LAST]}`;
     ui.slider.value = String(i);
     ui.slider.style.setProperty("--fill", `${LAST ? (100 * i) / LAST : 100}%`);
     ui.first.disabled = ui.back.disabled = i === 0;
