@@ -14,6 +14,7 @@ calls. Both paths keep the same clock and classify faults the same way.
 from __future__ import annotations
 
 import dataclasses
+import math
 import queue
 import threading
 import time
@@ -64,16 +65,17 @@ def fault_of(error: grpc.RpcError, limit_s: float) -> BotFault:
 class _Watchdog:
     """Cancels a stream whose answer is late: a stream's reads take no deadline of their own.
 
-    One thread per bot sleeps until the deadline of the pending read. Arming it
-    wakes the thread only when it is idle; during a game it is still asleep on an
-    earlier (sooner) deadline, so a decision costs a lock and no thread switch.
+    One thread per bot sleeps until the deadline it knows of. Arming wakes it only
+    when the new deadline is sooner than that one; during a game the deadlines come
+    in increasing order (the same limit, later), so a decision costs a lock and no
+    thread switch: the thread wakes at a stale deadline, finds a later one and sleeps on.
     """
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._call: grpc.Call | None = None
         self._deadline = 0.0
-        self._idle = False
+        self._sleeping_until = math.inf
         self._closed = False
         self.fired = False
         self._thread = threading.Thread(target=self._run, name="durak-watchdog", daemon=True)
@@ -82,7 +84,7 @@ class _Watchdog:
     def arm(self, call: grpc.Call, seconds: float) -> None:
         with self._changed:
             self._call, self._deadline, self.fired = call, time.monotonic() + seconds, False
-            if self._idle:
+            if self._deadline < self._sleeping_until:
                 self._changed.notify()
 
     def disarm(self) -> bool:
@@ -100,12 +102,12 @@ class _Watchdog:
         with self._changed:
             while not self._closed:
                 if self._call is None:
-                    self._idle = True
+                    self._sleeping_until = math.inf
                     self._changed.wait()
-                    self._idle = False
                     continue
                 left = self._deadline - time.monotonic()
                 if left > 0:
+                    self._sleeping_until = self._deadline
                     self._changed.wait(left)
                     continue
                 self.fired = True
