@@ -171,7 +171,8 @@ class RemoteBot(Bot):
     """A served bot at ``address``, with the clock of ``limits``.
 
     With ``stream`` (the default) games are played on a ``Play`` stream when the
-    bot offers it; without, always with the unary calls (``durak check`` tries both).
+    bot offers it; without, with the unary calls. It is read at each game's start,
+    so ``durak check`` switches paths between games.
     """
 
     def __init__(
@@ -196,7 +197,7 @@ class RemoteBot(Bot):
         self._request = pb.ActRequest()
         self._message = pb.RefereeMessage()
         self.play = False
-        """Whether games are played on a ``Play`` stream (the bot offered it in Hello); else the unary calls."""
+        """Whether the bot offered the ``Play`` stream in Hello."""
         self._stream: _GameStream | None = None
         self._watchdog: _Watchdog | None = None
         self.bank_left = limits.bank_s
@@ -235,7 +236,7 @@ class RemoteBot(Bot):
         self.name = reply.name or self.name  # type: ignore[misc]
         self.version = reply.version  # type: ignore[misc]
         self.sdk = reply.sdk
-        self.play = reply.play and self.stream
+        self.play = reply.play
         return reply
 
     def close(self) -> None:
@@ -251,9 +252,10 @@ class RemoteBot(Bot):
         self._game_id = uuid.uuid4().hex
         self.bank_left = self.limits.bank_s
         start = pb.StartGameRequest(game_id=self._game_id, seat=seat, rules=rules_to_pb(rules))
-        if self.play:
-            if self._stream is not None:
-                self._stream.close()  # the last game's, if it ended without end_game
+        if self._stream is not None:
+            self._stream.close()  # the last game's, if it ended without end_game
+            self._stream = None
+        if self.play and self.stream:
             if self._watchdog is None:
                 self._watchdog = _Watchdog()
             self._stream = _GameStream(self._stub, self._watchdog)
@@ -309,8 +311,6 @@ class RemoteBot(Bot):
             finally:
                 stream.close()
             return
-        if self.play:
-            return  # the game's stream never opened (start_game failed): nobody to tell
         try:
             self._stub.EndGame(end, timeout=self.limits.call_s)
         except grpc.RpcError as error:

@@ -83,7 +83,7 @@ def test_wait_serving_and_hello(served_factory: list[Served], tmp_path: Path) ->
     reply = item.remote.hello()
     assert (reply.name, reply.version, reply.sdk) == ("minbot", "7", f"bots_sdk {SDK_VERSION}")
     assert (item.remote.name, item.remote.version, item.remote.sdk) == ("minbot", "7", f"bots_sdk {SDK_VERSION}")
-    assert reply.play and not item.remote.play  # the bot offers the stream; this client was told to decline it
+    assert reply.play and item.remote.play and not item.remote.stream  # offered; this client plays unary
 
 
 def test_health_check_names_the_services(served_factory: list[Served], tmp_path: Path) -> None:
@@ -163,7 +163,6 @@ def test_a_served_bot_plays_exactly_as_in_process(
     served_bot, local_bot = MinBot(), MinBot()
     item = start(served_factory, tmp_path, served_bot, stream=stream)
     item.remote.hello()
-    assert item.remote.play is stream
 
     def opponents() -> list[Bot]:
         return [make_bot("random", seed * 10 + i) for i in range(players - 1)]
