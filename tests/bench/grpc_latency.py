@@ -62,7 +62,7 @@ def decision_latency(count: int, rounds: int = 4) -> tuple[dict[str, list[float]
     with BotProcess(load_spec("random")) as process:
         process.wait_serving()
         clients = {"stream": process.bot, "unary": RemoteBot(process.address, stream=False)}
-        for path, client in clients.items():
+        for client in clients.values():
             client.hello()
         assert clients["stream"].play, "the random bot does not offer the Play stream"
         floor = []

@@ -29,12 +29,11 @@ Answer = Callable[[pb.RefereeMessage, grpc.ServicerContext], "pb.BotMessage | No
 """How a raw bot answers one referee message; None ends its side of the stream."""
 
 
-class RawBot(pb_grpc.BotServicer):
-    """Offers the stream (or not) and answers each of its messages with ``answer``; the unary calls from MinBot."""
+class UnaryBot(pb_grpc.BotServicer):
+    """A bot of the unary calls only (MinBot's play), as bots written before the stream are; ``offers`` in Hello."""
 
-    def __init__(self, answer: Answer | None, offers: bool = True) -> None:
+    def __init__(self, offers: bool = False) -> None:
         self._sdk = BotServicer(MinBot())
-        self._answer = answer
         self._offers = offers
 
     def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloResponse:
@@ -49,10 +48,15 @@ class RawBot(pb_grpc.BotServicer):
     def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
         return self._sdk.EndGame(request, context)
 
+
+class RawBot(UnaryBot):
+    """Offers the stream and answers each of its messages with ``answer``."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(offers=True)
+        self._answer = answer
+
     def Play(self, requests: Iterator[pb.RefereeMessage], context: grpc.ServicerContext) -> Iterator[pb.BotMessage]:
-        if self._answer is None:  # a bot without Play: what the generated base class does
-            yield from super().Play(requests, context)  # type: ignore[misc]
-            return
         for message in requests:
             answer = self._answer(message, context)
             if answer is None:
@@ -66,7 +70,9 @@ def well(message: pb.RefereeMessage, context: grpc.ServicerContext) -> pb.BotMes
     if kind == "act":
         legal = min(message.act.observation.legal_actions, key=lambda action: action.text)
         return pb.BotMessage(act=pb.ActResponse(action=legal))
-    return pb.BotMessage(started=pb.StartGameResponse()) if kind == "start" else pb.BotMessage(ended=pb.EndGameResponse())
+    if kind == "start":
+        return pb.BotMessage(started=pb.StartGameResponse())
+    return pb.BotMessage(ended=pb.EndGameResponse())
 
 
 def on_act(broken: Answer) -> Answer:
@@ -84,11 +90,11 @@ def refuse(message: pb.RefereeMessage, context: grpc.ServicerContext) -> pb.BotM
 
 
 @pytest.fixture
-def serve_raw(tmp_path: Path) -> Iterator[Callable[[RawBot], RemoteBot]]:
+def serve_raw(tmp_path: Path) -> Iterator[Callable[[UnaryBot], RemoteBot]]:
     servers: list[grpc.Server] = []
     clients: list[RemoteBot] = []
 
-    def start(bot: RawBot) -> RemoteBot:
+    def start(bot: UnaryBot) -> RemoteBot:
         address = str(tmp_path / f"raw{len(servers)}.sock")
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
         pb_grpc.add_BotServicer_to_server(bot, server)
@@ -128,7 +134,7 @@ BROKEN: list[tuple[str, Answer, Reason, str]] = [
 
 @pytest.mark.parametrize(("answer", "reason", "words"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
 def test_a_broken_stream_answer_is_the_fault_unary_would_record(
-    serve_raw: Callable[[RawBot], RemoteBot], answer: Answer, reason: Reason, words: str
+    serve_raw: Callable[[UnaryBot], RemoteBot], answer: Answer, reason: Reason, words: str
 ) -> None:
     remote = serve_raw(RawBot(answer))
     assert remote.play
@@ -141,7 +147,7 @@ def test_a_broken_stream_answer_is_the_fault_unary_would_record(
     assert following is not None and following.offender == 1
 
 
-def test_a_well_behaved_raw_stream_bot_plays_as_minbot(serve_raw: Callable[[RawBot], RemoteBot]) -> None:
+def test_a_well_behaved_raw_stream_bot_plays_as_minbot(serve_raw: Callable[[UnaryBot], RemoteBot]) -> None:
     rules = Rules.preset("transfer", players=3)
     remote = serve_raw(RawBot(well))
     played = play_game(rules, [make_bot("random", 1), remote, make_bot("random", 2)], seed=4)
@@ -150,9 +156,9 @@ def test_a_well_behaved_raw_stream_bot_plays_as_minbot(serve_raw: Callable[[RawB
     assert played.game.steps() == local.game.steps()
 
 
-def test_a_bot_with_only_the_unary_calls_still_plays(serve_raw: Callable[[RawBot], RemoteBot]) -> None:
+def test_a_bot_with_only_the_unary_calls_still_plays(serve_raw: Callable[[UnaryBot], RemoteBot]) -> None:
     rules = Rules.preset("classic", players=2)
-    remote = serve_raw(RawBot(None, offers=False))
+    remote = serve_raw(UnaryBot())  # type: ignore[abstract]  # no Play, as the bots before it
     assert not remote.play
     played = play_game(rules, [remote, make_bot("random", 1)], seed=5)
     local = play_game(rules, [MinBot(), make_bot("random", 1)], seed=5)
@@ -162,9 +168,9 @@ def test_a_bot_with_only_the_unary_calls_still_plays(serve_raw: Callable[[RawBot
 
 
 def test_a_bot_that_offers_the_stream_without_serving_it_is_a_protocol_fault(
-    serve_raw: Callable[[RawBot], RemoteBot],
+    serve_raw: Callable[[UnaryBot], RemoteBot],
 ) -> None:
-    remote = serve_raw(RawBot(None, offers=True))
+    remote = serve_raw(UnaryBot(offers=True))  # type: ignore[abstract]  # says it plays, has no Play
     outcome = play_game(Rules.preset("classic", players=2), [remote, make_bot("random", 1)], seed=6).game.outcome
     assert outcome is not None
     assert (outcome.reason, outcome.offender) == (Reason.PROTOCOL, 0), outcome
