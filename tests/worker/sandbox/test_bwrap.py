@@ -55,6 +55,26 @@ def test_reference_bot_serves_plays_and_leaves_nothing(bwrap: BwrapSandbox) -> N
     assert max(kills) < 1.0
 
 
+def test_a_stream_bot_and_a_unary_bot_play_sandboxed(bwrap: BwrapSandbox) -> None:
+    """The Play stream works across the sandbox's socket, beside a bot of the unary calls only."""
+    unary_only = Path(__file__).resolve().parents[2] / "sdk" / "bots" / "unary_only"
+    served = [bwrap.launch(load_spec(name), Limits(move_s=0.5, bank_s=2)) for name in ("random", str(unary_only))]
+    try:
+        for item in served:
+            item.bot.wait_serving()
+            item.bot.hello()
+        assert [item.bot.play for item in served] == [True, False]
+        for seed in (1, 2):
+            outcome = play_game(Rules.preset("classic"), [item.bot for item in served], seed=seed).game.outcome
+            assert outcome is not None and outcome.reason.value == "normal", outcome
+    finally:
+        for item in served:
+            item.kill()
+    for item in served:
+        assert isinstance(item.handle, LaunchedBot)
+        assert_gone(item.handle)
+
+
 def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: Path) -> None:
     spec = write_bot(tmp_path / "folder", "folder", body="import helper\nprint('HELPER', helper.VALUE)")
     (tmp_path / "folder" / "helper.py").write_text("VALUE = 42\n")
