@@ -19,7 +19,9 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from arena.datadir import data_dir
+from arena.tables.conf import DEFAULTS as TABLE_DEFAULTS
 from worker.broker import FILESYSTEM, transport_options
+from worker.sandboxes import SANDBOXES
 
 django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
 
@@ -158,8 +160,8 @@ for _name in ("UPLOADS", "CHALLENGES", "TABLES", "SIGNUPS", "LOGINS"):
 # Where a worker keeps built bots (worker/build.py), and the sandbox it plays them in.
 ARENA_BOT_STORE = Path(env.str("ARENA_BOT_STORE", default=str(VAR_DIR / "bots")))
 ARENA_SANDBOX = env.str("ARENA_SANDBOX", default="bwrap")
-if ARENA_SANDBOX not in ("bwrap", "process", "none"):
-    raise ImproperlyConfigured(f"ARENA_SANDBOX={ARENA_SANDBOX!r}: use 'bwrap', 'process' or 'none'")
+if ARENA_SANDBOX not in SANDBOXES:
+    raise ImproperlyConfigured(f"ARENA_SANDBOX={ARENA_SANDBOX!r}: use one of {', '.join(SANDBOXES)}")
 
 # Admission: a new version plays this many duplicate deals against `random` under the arena's clock.
 ARENA_ADMISSION_DEALS = env.int("ARENA_ADMISSION_DEALS", default=4)
@@ -174,12 +176,12 @@ ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
 # matches never wait behind the ladder's. Default: all but one. (Compose: WORKER_CONCURRENCY and
 # TOURNAMENT_CONCURRENCY size the two services.)
 ARENA_LADDER_WORKERS = env.int("ARENA_LADDER_WORKERS", default=0) or None
-# Tables (arena/tables/conf.py): a person's clock per move and per-game bank (s), the pause before a bot's move
-# so a person can follow it, and the reference bot behind the hint button.
-ARENA_TABLE_MOVE_S = env.float("ARENA_TABLE_MOVE_S", default=120.0)
-ARENA_TABLE_BANK_S = env.float("ARENA_TABLE_BANK_S", default=300.0)
-ARENA_TABLE_PACE_S = env.float("ARENA_TABLE_PACE_S", default=0.6)
-ARENA_TABLE_HINT_BOT = env.str("ARENA_TABLE_HINT_BOT", default="gentle")
+# Tables: a person's clock per move and per-game bank (s), the pause before a bot's move so a person can follow
+# it, and the reference bot behind the hint button; the defaults are arena/tables/conf.py's.
+ARENA_TABLE_MOVE_S = env.float("ARENA_TABLE_MOVE_S", default=TABLE_DEFAULTS["ARENA_TABLE_MOVE_S"])
+ARENA_TABLE_BANK_S = env.float("ARENA_TABLE_BANK_S", default=TABLE_DEFAULTS["ARENA_TABLE_BANK_S"])
+ARENA_TABLE_PACE_S = env.float("ARENA_TABLE_PACE_S", default=TABLE_DEFAULTS["ARENA_TABLE_PACE_S"])
+ARENA_TABLE_HINT_BOT = env.str("ARENA_TABLE_HINT_BOT", default=TABLE_DEFAULTS["ARENA_TABLE_HINT_BOT"])
 # Recovery (arena/matches/deadlines.py, arena/ops/reaper.py): a claimed match's deadline counts this many
 # decisions a seat and this margin; a match (build) the workers could not finish is tried this many times, then
 # fails; the reaper looks for overdue work this often (minutes).

@@ -8,9 +8,14 @@
 from __future__ import annotations
 
 import math
+from typing import Final
+
+Z95: Final = 1.959963984540054
+"""The two-sided 95 % quantile of the normal distribution: every interval of the project (durak rates,
+ratings, duplicate comparisons, game lengths) uses this one value."""
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) for a rate of ``successes`` in ``trials``.
 
     Wilson's interval stays inside [0, 1] and behaves at rates near 0 or 1 and at

@@ -20,6 +20,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
+from arena.jobs import enqueue_on_commit
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
 from worker.builds import MB, BuildError, BuildLimits
@@ -82,9 +83,7 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
             archive_name=Path(filename).name[:255], archive_sha256=hashlib.sha256(data).hexdigest(),
         )
         VersionArchive.objects.create(version=version, data=data)
-        from arena.bots.tasks import admit_version as admit_version_task
-
-        transaction.on_commit(lambda: admit_version_task.delay(version.pk))
+        enqueue_on_commit("arena.bots.tasks.admit_version", version.pk)
     return version
 
 

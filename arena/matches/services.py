@@ -8,6 +8,7 @@ is stored once, whole, with its rating updates, or not at all.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import statistics
 from collections.abc import Sequence
@@ -18,17 +19,23 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from arena.bots.models import BotVersion
+from arena.jobs import enqueue_on_commit
 from arena.matches.deadlines import match_budget
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
-from bots_sdk.engine import PRESETS, DurakError, GameRecord
+from bots_sdk.engine import PRESETS, DurakError, GameRecord, Reason
 from bots_sdk.engine import Game as EngineGame
 from bots_sdk.match import table_rules
 from worker.referee.match import GameResult, MatchSpec
 
-FAULTS = ("timeout", "crash", "illegal", "protocol")
+log = logging.getLogger(__name__)
+
+FAULTS = tuple(reason.value for reason in Reason if reason.is_forfeit)
+"""The reasons that end a game as a forfeit, in the engine's order (the statistics' columns)."""
 TOURNAMENT_QUEUE = "tournament"
+PLAY_MATCH_TASK = "arena.matches.tasks.play_match"
 """The Celery queue of tournament matches; every other match goes to ``referee`` (the task's route)."""
 
 
@@ -66,13 +73,10 @@ def match_create(
         MatchEntry.objects.bulk_create(
             MatchEntry(match=match, index=i, version=version) for i, version in enumerate(versions)
         )
-        from arena.matches.tasks import play_match as play_match_task
-
-        if kind == Match.Kind.TOURNAMENT:
-            # Their own queue, with workers of their own (ARENA_LADDER_WORKERS), so an event starts on time.
-            transaction.on_commit(lambda: play_match_task.apply_async((match.pk,), queue=TOURNAMENT_QUEUE))
-        else:
-            transaction.on_commit(lambda: play_match_task.delay(match.pk))
+        # Tournament matches have their own queue, with workers of their own (ARENA_LADDER_WORKERS), so an event
+        # starts on time.
+        enqueue_on_commit(PLAY_MATCH_TASK, match.pk,
+                          queue=TOURNAMENT_QUEUE if kind == Match.Kind.TOURNAMENT else None)
     return match
 
 
@@ -301,3 +305,13 @@ def _decide_admission(version: BotVersion, admitted: bool, results: Sequence[Gam
         version=version,
         error=f"admission: game {results.index(fault) + 1} against random was lost by {fault.reason}: {fault.detail}",
     )
+
+
+def match_done(match_id: int) -> None:
+    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over; a hook that
+    raises is logged and the others still run (their own periodic tasks catch up)."""
+    for hook in settings.ARENA_MATCH_DONE_HOOKS:
+        try:
+            import_string(hook)(match_id)
+        except Exception:
+            log.exception("match %s: the done hook %s failed", match_id, hook)

@@ -15,12 +15,18 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.utils.module_loading import import_string
 
 from arena.bots.builds import version_bot_argument
 from arena.matches.failures import INFRASTRUCTURE, classify
 from arena.matches.models import Match
-from arena.matches.services import match_claim, match_fail, match_release, match_spec, match_store_result
+from arena.matches.services import (
+    match_claim,
+    match_done,
+    match_fail,
+    match_release,
+    match_spec,
+    match_store_result,
+)
 from worker.builds import BuildError
 from worker.referee.launch import launcher_for
 from worker.referee.match import play_spec
@@ -71,12 +77,3 @@ def _play(match: Match, task_id: str) -> str:
     log.info("match %s: %s %d games", match.pk, "stored" if stored else "lost its claim, not storing", len(results))
     return "stored" if stored else "lost claim"
 
-
-def match_done(match_id: int) -> None:
-    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over; a hook that
-    raises is logged and the others still run (their own periodic tasks catch up)."""
-    for hook in settings.ARENA_MATCH_DONE_HOOKS:
-        try:
-            import_string(hook)(match_id)
-        except Exception:
-            log.exception("match %s: the done hook %s failed", match_id, hook)

@@ -15,7 +15,6 @@ Each reaped item is logged as a warning (with the worker that held it), and the 
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,9 +26,10 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.bots.services import version_build_release
+from arena.jobs import enqueue_on_commit
 from arena.matches.deadlines import match_budget
 from arena.matches.models import Match, MatchEntry
-from arena.matches.services import match_fail
+from arena.matches.services import PLAY_MATCH_TASK, TOURNAMENT_QUEUE, match_done, match_fail
 from arena.tables.conf import setting
 from arena.tables.models import Table
 from arena.tables.services import table_kick
@@ -76,15 +76,14 @@ def _date_undated(now: datetime) -> None:
 
 
 def _reap_match(match: Match, now: datetime, reaped: Reaped) -> None:
-    from arena.matches.tasks import match_done, play_match
-
     late = (now - match.deadline).total_seconds() if match.deadline else 0.0
     held = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=match.task_id)
     with transaction.atomic():
         if held.filter(attempts__lt=settings.ARENA_TASK_ATTEMPTS).update(
             status=Match.Status.QUEUED, task_id="", worker="", started=None, deadline=None, reaped=F("reaped") + 1,
         ):
-            transaction.on_commit(lambda: play_match.delay(match.pk))
+            enqueue_on_commit(PLAY_MATCH_TASK, match.pk,
+                              queue=TOURNAMENT_QUEUE if match.kind == Match.Kind.TOURNAMENT else None)
             log.warning("reaper: match %s was %.0f s past its deadline on worker %s (attempt %d of %d): queued again",
                         match.pk, late, match.worker or "?", match.attempts, settings.ARENA_TASK_ATTEMPTS)
             reaped.requeued.append(match.pk)
@@ -122,13 +121,11 @@ def _reap_tables(now: datetime, reaped: Reaped) -> None:
 
 
 def _reap_builds(now: datetime, reaped: Reaped) -> None:
-    from arena.bots.tasks import admit_version
-
     overdue = BotVersion.objects.filter(status=BotVersion.Status.BUILDING, build_deadline__lt=now)
     for version_id in overdue.values_list("pk", flat=True):
         with transaction.atomic():
             if version_build_release(version_id=version_id, error="the build ran past its deadline"):
-                transaction.on_commit(functools.partial(admit_version.delay, version_id))
+                enqueue_on_commit("arena.bots.tasks.admit_version", version_id)
                 reaped.builds_requeued.append(version_id)
                 log.warning("reaper: the build of version %s ran past its deadline: queued again", version_id)
             else:

@@ -26,6 +26,8 @@ import scipy.linalg  # type: ignore[import-untyped,unused-ignore]
 import scipy.sparse  # type: ignore[import-untyped,unused-ignore]
 from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped,unused-ignore]
 
+from bots_sdk.stats import Z95
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -204,8 +206,8 @@ class Fit:
     converged: bool
     log_posterior: float
 
-    def interval(self, i: int, z: float = 1.96) -> tuple[float, float]:
-        """The normal-approximation interval of player i (95 % for z = 1.96), as shown on the ladder."""
+    def interval(self, i: int, z: float = Z95) -> tuple[float, float]:
+        """The normal-approximation interval of player i (95 % by default), as shown on the ladder."""
         r, half = float(self.ratings[i]), z * float(self.se[i])
         return r - half, r + half
 

@@ -11,6 +11,7 @@ from django.db import models
 
 from arena.bots.models import BotVersion
 from bots_sdk.engine import Rules
+from bots_sdk.stats import Z95
 
 
 class Ladder(models.Model):
@@ -64,15 +65,15 @@ class Rating(models.Model):
         indexes = [models.Index(fields=["ladder", "provisional", "-rating"], name="rating_rank")]
 
     def __str__(self) -> str:
-        return f"{self.version} on {self.ladder}: {self.rating:.0f} ± {1.96 * self.se:.0f}"
+        return f"{self.version} on {self.ladder}: {self.rating:.0f} ± {Z95 * self.se:.0f}"
 
     @property
     def low(self) -> float:
-        return self.rating - 1.96 * self.se
+        return self.rating - Z95 * self.se
 
     @property
     def high(self) -> float:
-        return self.rating + 1.96 * self.se
+        return self.rating + Z95 * self.se
 
 
 class RatingPoint(models.Model):

@@ -9,6 +9,7 @@ from django.http import Http404
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Ladder, Rating, RatingPoint
+from bots_sdk.stats import Z95
 
 HISTORY_POINTS = 150
 """Points per ladder on a bot page's chart: enough for its shape, few enough to stay fast at any game count."""
@@ -73,6 +74,6 @@ def rating_history(version_ids: list[int]) -> dict[str, list[tuple[int, float, f
         if len(line) > HISTORY_POINTS:
             step = len(line) / HISTORY_POINTS
             line = [line[int(i * step)] for i in range(HISTORY_POINTS - 1)] + [line[-1]]
-        series[slug] = [(games, round(rating, 1), round(rating - 1.96 * se, 1), round(rating + 1.96 * se, 1), number)
+        series[slug] = [(games, round(rating, 1), round(rating - Z95 * se, 1), round(rating + Z95 * se, 1), number)
                         for rating, se, games, number in line]
     return series

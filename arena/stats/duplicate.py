@@ -46,8 +46,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy.stats import f as f_distribution  # type: ignore[import-untyped,unused-ignore]
 
+from bots_sdk.stats import Z95
+
 LEVEL = 0.95
-Z = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ def correlation_of_sets(
         return dataclasses.replace(f_interval, sets=sets)
     ms_b, ms_w = sums.between / sums.df_between, sums.within / sums.df_within
     z = 0.5 * math.log(ms_b / ms_w)
-    half = Z * math.sqrt(jackknife * dependence)
+    half = Z95 * math.sqrt(jackknife * dependence)
     floor = -1 / (size - 1)
     low = max(floor, _rho_of_ratio(math.exp(2 * (z - half)), size))
     high = max(floor, _rho_of_ratio(math.exp(2 * (z + half)), size))

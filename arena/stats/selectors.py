@@ -41,11 +41,10 @@ from arena.matches.services import FAULTS
 from arena.stats import source
 from arena.stats.duplicate import Correlation, correlation_of_sets
 from bots_sdk.engine import PLAYER_COUNTS, TEAM_PRESETS, Rules
-from bots_sdk.stats import wilson_interval
+from bots_sdk.stats import Z95, wilson_interval
 
 CACHE_SECONDS = 300
 """The longest a computed page is kept; a newly stored game changes its key sooner (``stats_page``)."""
-Z95 = 1.959963984540054
 GENTLE = "gentle"
 """The reference bot whose self-play the source's table describes."""
 MIN_CELL = 10

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from arena.bots.models import PERSON_LANGUAGE, Bot, BotVersion
 from arena.bots.services import ARENA_USER
+from arena.jobs import enqueue_on_commit
 from arena.matches.models import Match, MatchEntry
 from arena.matches.services import match_store_result
 from arena.tables.board import hint, intended, move_json, rebuild
@@ -157,9 +158,7 @@ def _start(table: Table) -> None:
 
 
 def _enqueue(table_id: int) -> None:
-    from arena.tables.tasks import play_table
-
-    transaction.on_commit(lambda: play_table.delay(table_id))
+    enqueue_on_commit("arena.tables.tasks.play_table", table_id)
 
 
 # ---------------------------------------------------------------------- a person's moves

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 
 from arena.matches.models import Game, GameSeat, MatchEntry
@@ -504,7 +504,3 @@ def tournament_live(tournament: Tournament) -> dict[str, Any]:
             for row in tournament_standings(tournament)
         ],
     }
-
-
-def tournament_of_match(match_id: int) -> QuerySet[TournamentTable]:
-    return TournamentTable.objects.filter(match_id=match_id).select_related("round__tournament")

@@ -63,6 +63,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
+from arena.jobs import enqueue_on_commit
 from arena.matches.models import Match
 from arena.matches.services import MatchError, match_create
 from arena.ratings.models import Rating
@@ -232,9 +233,7 @@ def tournament_create(
         )
         tournament_schedule_upsert(tournament)
         if tournament.starts_at <= now:
-            from arena.tournaments.tasks import start_tournament
-
-            transaction.on_commit(lambda: start_tournament.delay(tournament.pk))
+            enqueue_on_commit("arena.tournaments.tasks.start_tournament", tournament.pk)
     return tournament
 
 

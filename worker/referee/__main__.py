@@ -20,8 +20,9 @@ from pathlib import Path
 
 from bots_sdk.cli.progress import Progress
 from bots_sdk.engine import PRESETS, DurakError, GameRecord
-from worker.referee.launch import SANDBOXES, launcher_for
+from worker.referee.launch import launcher_for
 from worker.referee.match import GameResult, MatchSpec, play_spec
+from worker.sandboxes import SANDBOXES
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import Limits, RemoteBot
+from worker.sandboxes import SANDBOXES
 
 
 class LaunchedBot(Protocol):
@@ -62,7 +63,6 @@ class ProcessLaunched:
         return self._process.log_tail(lines)
 
 
-SANDBOXES = ("bwrap", "process", "none")
 
 
 def launcher_for(name: str) -> Launcher:

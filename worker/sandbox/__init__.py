@@ -6,7 +6,6 @@ Backends (docs/sandbox.md section 2):
   rlimits, cgroups, seccomp. See bwrap.py for what a bot sees.
 * ``process``: rlimits and a separate uid only, for machines without user
   namespaces; opt-in, warns loudly at every start.
-* ``docker``: the equivalent ``docker run`` for deployers (untested here: no engine).
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ from worker.sandbox.base import (
     SocketSwapped,
     check_socket_path,
 )
-
-BACKENDS = ("bwrap", "process", "docker")
+from worker.sandboxes import BACKENDS
 
 
 def make_sandbox(name: str = "bwrap", **options: Any) -> Sandbox:
@@ -42,10 +40,6 @@ def make_sandbox(name: str = "bwrap", **options: Any) -> Sandbox:
         from worker.sandbox.process import ProcessSandbox
 
         return ProcessSandbox(limits, **rest)
-    if name == "docker":
-        from worker.sandbox.docker import DockerSandbox
-
-        return DockerSandbox(limits, **rest)
     raise ValueError(f"unknown sandbox backend {name!r} (one of {', '.join(BACKENDS)})")
 
 

@@ -94,14 +94,6 @@ class SandboxCgroup:
         return [str(d / "cgroup.procs") for d in self.dirs.values()]
 
     @property
-    def has_memory(self) -> bool:
-        return "memory" in self.dirs or (self.version == 2 and (self.dirs[""] / "memory.max").exists())
-
-    @property
-    def has_pids(self) -> bool:
-        return "pids" in self.dirs or (self.version == 2 and (self.dirs[""] / "pids.max").exists())
-
-    @property
     def has_freezer(self) -> bool:
         return "freezer" in self.dirs or self.version == 2
 
@@ -182,8 +174,11 @@ class SandboxCgroup:
             for pid in self.procs():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-        if self.frozen:
-            self.thaw()
+        if self.has_freezer:
+            # Whoever froze it (this worker, or one that died with the group frozen), a frozen (v1) task holds
+            # its SIGKILL until it is thawed: always thaw, or a leftover group would block its slot for good.
+            with contextlib.suppress(OSError):
+                self.thaw()
 
     def remove(self, timeout: float = 1.0) -> set[int]:
         """Remove the groups once empty; returns pids still inside after ``timeout`` (a sandbox bug)."""

@@ -12,7 +12,6 @@ from bots_sdk.remote import RemoteBot
 from tests.worker.sandbox.conftest import TEST_FIRST_UID, TEST_SLOTS, write_bot
 from worker.sandbox import SandboxLimits, SandboxUnavailable, make_sandbox, procs, seccomp
 from worker.sandbox.bwrap import BwrapSandbox
-from worker.sandbox.docker import DockerSandbox
 from worker.sandbox.layout import SeatDir
 from worker.sandbox.process import WARNING, ProcessSandbox
 
@@ -51,21 +50,6 @@ def test_bwrap_argv_follows_the_documented_chain(tmp_path: Path) -> None:
     reference = sandbox.bwrap_args(load_spec("random"), Path("/rt"), seat, 5, None)
     assert reference[-4:] == ["/bot/venv/bin/python", "-m", "bots_sdk.bots", "random"]
     assert "/bot/src" not in reference and "--seccomp" not in reference
-
-
-def test_docker_argv(tmp_path: Path) -> None:
-    sandbox = DockerSandbox(SandboxLimits(memory_mb=256, pids=40), state_dir=tmp_path, image="img:1")
-    spec = write_bot(tmp_path / "d", "d")
-    seat = SeatDir(tmp_path, 2, sandbox.pool.uid(2))
-    args = sandbox.docker_args(spec, 2, seat, Path("/rt"), "durak-x")
-    text = " ".join(args)
-    for part in ("run --rm --name durak-x", "--network none", "--read-only", "--cap-drop ALL",
-                 "--security-opt no-new-privileges", "--pids-limit 40", "--memory 256m", "--memory-swap 256m",
-                 "--user 61002:61002", f"-v /rt:/bot/venv:ro -v {seat.run}:/run/bot:rw -v {seat.src}:/bot/src:ro",
-                 "--tmpfs /tmp:rw,nosuid,nodev,size=64m,mode=1777", "--env DURAK_BOT_ADDRESS=/run/bot/bot.sock",
-                 "--workdir /bot/src"):
-        assert part in text, part
-    assert args[-3:] == ["img:1", "/bot/venv/bin/python", "bot.py"]
 
 
 def test_seccomp_filter_compiles() -> None:
