@@ -204,13 +204,14 @@ RAW_ANSWERS = {
 
 @pytest.mark.parametrize("attack", list(RAW_ANSWERS))
 def test_malformed_wire_answer_is_a_protocol_fault(arena: Launcher, tmp_path: Path, attack: str) -> None:
-    """Attack: bypass the SDK's checks and answer Act with a malformed message (no action, an unknown kind, an
-    attack without a card, unparsable text, an 8 MiB answer over gRPC's 4 MiB limit). Must happen: a protocol
-    forfeit in both games; the referee does not crash."""
+    """Attack: bypass the SDK's checks and answer with a malformed action (no action, an unknown kind, an
+    attack without a card, unparsable text, an 8 MiB answer over gRPC's 4 MiB limit), on the Play stream (the
+    SDK offers it, so the referee plays over it). Must happen: a protocol forfeit in both games; the referee
+    does not crash."""
     folder = evil_bot(tmp_path, attack, body=f"""
         from bots_sdk import server
         from bots_sdk._proto.durak.v1 import bot_pb2 as pb
-        server.BotServicer.Act = lambda self, request, context: {RAW_ANSWERS[attack]}
+        server.BotServicer._act = lambda self, request, context: {RAW_ANSWERS[attack]}.action
     """)
     played = play(arena, folder)
     assert played.evil_offended("protocol"), played.describe()
