@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from arena.api.api import api
 from arena.ops.views import health
@@ -10,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health, name="health"),
     path("api/", api.urls),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("arena.accounts.urls")),
     path("tournaments/", include("arena.tournaments.urls")),
     path("matchmaking/", include("arena.matchmaking.urls")),
