@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
-from django.views.i18n import set_language
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from arena.accounts.middleware import preference_set
 from arena.accounts.services import token_create, token_revoke

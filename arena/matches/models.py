@@ -10,25 +10,26 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from arena.bots.models import BotVersion
 
 
 class Match(models.Model):
     class Kind(models.TextChoices):
-        ADMISSION = "admission", "admission"
-        LADDER = "ladder", "ladder"
-        CHALLENGE = "challenge", "challenge"
-        TOURNAMENT = "tournament", "tournament"
-        SPRT = "sprt", "strength test"
-        TABLE = "table", "table (people and bots)"
+        ADMISSION = "admission", _("admission")
+        LADDER = "ladder", _("ladder")
+        CHALLENGE = "challenge", _("challenge")
+        TOURNAMENT = "tournament", _("tournament")
+        SPRT = "sprt", _("strength test")
+        TABLE = "table", _("table (people and bots)")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
-        CANCELLED = "cancelled", "cancelled"
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
         """Never played: its tournament or strength test ended, or its entrant withdrew, while it was queued."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)

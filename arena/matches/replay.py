@@ -332,8 +332,8 @@ def _bout_sentence(event: dict[str, Any], seats: list[dict[str, Any]], trump_car
         text = ngettext("Bout %(bout)s: %(who)s takes %(count)s card.", "Bout %(bout)s: %(who)s takes %(count)s cards.",
                         count) % {**values, "who": _who(seats, event["by"])}
     else:
-        text = ngettext("Bout %(bout)s: %(count)s card to the discard.", "Bout %(bout)s: %(count)s cards to the discard.",
-                        count) % values
+        text = ngettext("Bout %(bout)s: %(count)s card to the discard.",
+                        "Bout %(bout)s: %(count)s cards to the discard.", count) % values
     draws = [_("seat %(seat)s draws %(count)s") % {"seat": s, "count": n} for s, n in event["draws"]]
     if draws:
         joined = ", ".join(draws)
@@ -455,8 +455,10 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
     deal.update(
         seat=None, action=None, forced=False, ms=None, label=_("deal"), hl=[], bout_end=None, forfeit=None,
         caption=ngettext(
-            "%(dealer)s deals %(count)s card each; the trump is %(trump)s. %(first)s attacks first, %(defender)s defends.",
-            "%(dealer)s deals %(count)s cards each; the trump is %(trump)s. %(first)s attacks first, %(defender)s defends.",
+            "%(dealer)s deals %(count)s card each; the trump is %(trump)s. "
+            "%(first)s attacks first, %(defender)s defends.",
+            "%(dealer)s deals %(count)s cards each; the trump is %(trump)s. "
+            "%(first)s attacks first, %(defender)s defends.",
             rules.hand_size,
         ) % {"dealer": _who(seats, dealer), "count": rules.hand_size, "trump": pretty(deal["trump_card"]),
              "first": _who(seats, first), "defender": _who(seats, deal["defender"])},
@@ -542,7 +544,7 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
     offender = stored["offender"]
     last["forfeit"] = {"seat": offender, "reason": reason, "detail": stored["detail"]}
     if offender is not None and 0 <= offender < len(seats):
-        values = {"who": _who(seats, offender), "reason": _reason_text(reason), "detail": stored["detail"]}
+        values = {"who": _who(seats, offender), "reason": reason_text(reason), "detail": stored["detail"]}
         text = (_("%(who)s forfeits (%(reason)s: %(detail)s).") if stored["detail"]
                 else _("%(who)s forfeits (%(reason)s).")) % values
         last["caption"] += f" {text} {_loser_sentence(offender, seats, teams)}"
@@ -551,10 +553,12 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
     return ""
 
 
-def _reason_text(reason: str) -> str:
-    """A forfeit's reason in the reader's words (the record keeps the code: timeout, crash, illegal, protocol)."""
-    words = {"timeout": pgettext("forfeit reason", "timeout"), "crash": pgettext("forfeit reason", "crash"),
-             "illegal": pgettext("forfeit reason", "illegal"), "protocol": pgettext("forfeit reason", "protocol")}
+def reason_text(reason: str) -> str:
+    """A game's end reason in the reader's words (the record keeps the code: ``timeout``, ``pickup_limit``...)."""
+    words = {"timeout": pgettext("end reason", "timeout"), "crash": pgettext("end reason", "crash"),
+             "illegal": pgettext("end reason", "illegal"), "protocol": pgettext("end reason", "protocol"),
+             "normal": pgettext("end reason", "normal"), "pickup_limit": pgettext("end reason", "pickup_limit"),
+             "max_bouts": pgettext("end reason", "max_bouts")}
     return words.get(reason, reason)
 
 
@@ -565,4 +569,4 @@ def _result_text(result: Mapping[str, Any]) -> str:
     return text if result.get("losers") is None else f"{text}, losers {result.get('losers')}"
 
 
-__all__ = ["FORMAT", "TEAM_LETTERS", "pretty", "replay_frames", "seat_view", "split_cards", "team_label"]
+__all__ = ["FORMAT", "TEAM_LETTERS", "pretty", "reason_text", "replay_frames", "seat_view", "split_cards", "team_label"]

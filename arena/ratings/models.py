@@ -8,6 +8,7 @@ is written per stored match (source ``game``: after its games' K updates) and pe
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from arena.bots.models import BotVersion
 from bots_sdk.engine import Rules
@@ -77,8 +78,8 @@ class Rating(models.Model):
 
 class RatingPoint(models.Model):
     class Source(models.TextChoices):
-        GAME = "game", "per-game update"
-        FIT = "fit", "batch fit"
+        GAME = "game", _("per-game update")
+        FIT = "fit", _("batch fit")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
     version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="rating_points")
