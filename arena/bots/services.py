@@ -18,6 +18,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from bots_sdk.botdir import load_spec
@@ -59,14 +61,17 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     bot name that belongs to another author."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
-        raise SubmissionError(f"{filename}: {len(data):,} bytes, over the {limit:,}-byte limit for an upload", 413)
+        raise SubmissionError(_("%(file)s: %(size)s bytes, over the %(limit)s-byte limit for an upload") % {
+            "file": filename, "size": number_format(len(data), force_grouping=True),
+            "limit": number_format(limit, force_grouping=True)}, 413)
     if not data:
-        raise SubmissionError(f"{filename}: the upload is empty")
+        raise SubmissionError(_("%(file)s: the upload is empty") % {"file": filename})
     name, label, language = _check_archive(filename, data)
     with transaction.atomic():
         bot, created = Bot.objects.select_for_update().get_or_create(name=name, defaults={"owner": owner})
         if not created and bot.owner_id != owner.pk:
-            raise SubmissionError(f"bot.toml: name: {name!r} belongs to another author; choose another name", 403)
+            raise SubmissionError(_("bot.toml: name: '%(name)s' belongs to another author; choose another name")
+                                  % {"name": name}, 403)
         if description is not None:
             bot.description = description.strip()[:2000]
             bot.save(update_fields=["description"])

@@ -22,8 +22,10 @@ from django.test.utils import override_settings
 DOMAINS = ("django", "djangojs")
 IGNORE = [".venv", "vendor", "node_modules", "tests", "docs", "build", "var", "bots_sdk", "worker", "proto"]
 """Folders ``makemessages`` skips: the arena's own code is what the catalogs translate."""
-_ENTRY = re.compile(r'^(msgctxt "(?P<ctx>(?:[^"\\]|\\.)*)"\n)?msgid "(?P<id>(?:[^"\\]|\\.)*)"\n(?P<more>(?:"(?:[^"\\]|\\.)*"\n)*)',
-                    re.M)
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_ENTRY = re.compile(
+    rf'^(msgctxt "(?P<ctx>(?:[^"\\]|\\.)*)"\n)?msgid "(?P<id>(?:[^"\\]|\\.)*)"\n(?P<more>(?:{_QUOTED}\n)*)', re.M
+)
 
 
 def locale_dir() -> Path:
