@@ -40,7 +40,7 @@ class StrengthTestForm(forms.Form):
     elo0 = forms.FloatField(initial=services.DEFAULT_ELO0, label=_("elo0 (H0: B is this much stronger)"),
                             help_text=_("Logistic Elo; 0 means 'no better'."))
     elo1 = forms.FloatField(initial=services.DEFAULT_ELO1, label=_("elo1 (H1: B is this much stronger)"),
-                            help_text=_("30 Elo is a 54 % expected score: small for Durak bots, found in a few "
+                            help_text=_("30 Elo is a 54 percent expected score: small for Durak bots, found in a few "
                                       "hundred pairs at most. Narrower bounds need many more pairs."))
     alpha = forms.FloatField(initial=services.DEFAULT_ALPHA, min_value=0.001, max_value=0.5,
                              label=_("α (chance of a false 'stronger')"))
