@@ -124,6 +124,7 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ru", "Русский"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "arena" / "locale"]
+FORMAT_MODULE_PATH = ["arena.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
 USE_I18N = True

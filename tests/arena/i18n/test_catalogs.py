@@ -19,7 +19,7 @@ def entries(po: Path) -> list[dict[str, str]]:
     found = []
     for block in po.read_text(encoding="utf-8").split("\n\n"):
         lines = [line for line in block.strip().splitlines() if line]
-        flags = " ".join(line[2:] for line in lines if line.startswith("#,"))
+        flags = " ".join(line[2:].strip() for line in lines if line.startswith("#,"))
         fields: dict[str, list[str]] = {}
         key = ""
         for line in lines:
