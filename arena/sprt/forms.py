@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext_lazy as _
 
 from arena.bots.models import BotVersion
+from arena.matches.presets import preset_name
 from arena.sprt import services
 from arena.sprt.models import StrengthTest
 from arena.sprt.selectors import baseline_versions, candidate_versions
@@ -22,7 +23,7 @@ def _two_player_presets() -> list[tuple[str, str]]:
             Rules.preset(preset, players=2)
         except ValueError:
             continue
-        choices.append((preset, preset))
+        choices.append((preset, preset_name(preset)))
     return choices
 
 

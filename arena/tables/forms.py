@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext_lazy
 
 from arena.bots.models import BotVersion
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.tables.selectors import seat_choices
 from bots_sdk.engine import PRESETS
 
@@ -24,7 +25,7 @@ def _label(version: BotVersion) -> str:
 
 
 class TableForm(forms.Form):
-    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic", label=_lazy("Rules"))
+    preset = forms.ChoiceField(choices=[(p, PRESET_NAMES[p]) for p in PRESETS], initial="classic", label=_lazy("Rules"))
     players = forms.TypedChoiceField(
         coerce=int, initial=3,
         choices=[(n, ngettext_lazy("%(n)s player", "%(n)s players", "n") % {"n": n}) for n in range(2, MAX_SEATS + 1)],

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from arena.bots.models import BotVersion
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.tournaments.formats import MAX_DEALS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE, settings_error
 from arena.tournaments.models import Format
 from bots_sdk.engine import PRESETS
@@ -22,7 +23,7 @@ class EntrantsField(forms.ModelMultipleChoiceField[BotVersion]):
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=100, label=_("Name"))
     format = forms.ChoiceField(choices=Format.choices, initial=Format.ROUND_ROBIN, label=_("Format"))
-    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic", label=_("Rules"))
+    preset = forms.ChoiceField(choices=[(p, PRESET_NAMES[p]) for p in PRESETS], initial="classic", label=_("Rules"))
     players = forms.TypedChoiceField(
         coerce=int, initial=2,
         choices=[(n, ngettext_lazy("%(n)s player", "%(n)s players", "n") % {"n": n})

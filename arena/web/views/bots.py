@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from arena.bots.models import BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions
 from arena.bots.services import bot_update
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.matches.selectors import bot_opponents, recent_matches
 from arena.matches.services import MatchError, challenge_create
 from arena.ratings.selectors import rating_history, version_ratings
@@ -22,7 +23,8 @@ from bots_sdk.engine import PRESETS
 
 class ChallengeForm(forms.Form):
     opponent = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label=gettext_lazy("Against"))
-    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic", label=gettext_lazy("Rules"))
+    preset = forms.ChoiceField(choices=[(p, PRESET_NAMES[p]) for p in PRESETS], initial="classic",
+                               label=gettext_lazy("Rules"))
 
     def __init__(self, *args: object, exclude_bot: int, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
