@@ -152,6 +152,7 @@
     }
     if (s.next === k) chip(chips, _("to act"), "next");
     count.textContent = String(held.length);
+    count.dataset.unit = window.npgettext("in hand", "card", "cards", held.length);
 
     const hl = new Set(s.hl);
     const before = prev ? new Set(split(prev.hands[k])) : null;
