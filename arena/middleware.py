@@ -10,6 +10,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from arena.bots.services import upload_limit_text
+from worker.builds import MB
 
 REQUEST_SLACK_BYTES = 256 * 1024
 """Room for the multipart framing and the form's other fields around the archive."""
@@ -26,9 +30,11 @@ class RequestSizeLimitMiddleware:
         except ValueError:
             length = 0
         if length > limit:
-            upload_limit = settings.ARENA_MAX_UPLOAD_BYTES
-            message = f"request body of {length:,} bytes is over the {upload_limit:,}-byte upload limit"
+            message = (f"The upload is too large ({length / MB:.1f} MB): the limit is {upload_limit_text()} "
+                       "for a bot archive.")
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": message}, status=413)
-            return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+            # The site's own page (as an anonymous visitor sees it: this runs before the session is read).
+            return render(request, "web/refused.html", {"title": "Upload too large", "message": message},
+                          status=413)
         return self.get_response(request)

@@ -11,6 +11,7 @@ stops the start with the variable's name (django-environ raises
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import django_stubs_ext
@@ -151,6 +152,18 @@ SECURE_HSTS_SECONDS = 31536000 if _HTTPS else 0
 ARENA_MAX_UPLOAD_BYTES = env.int("ARENA_MAX_UPLOAD_BYTES", default=5 * 1000 * 1000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_MAX_UPLOAD_BYTES + 64 * 1024
 
+# Quotas (arena/ops/throttle.py; django-ratelimit's "count/period" syntax, s m h d): uploads and challenges per
+# author, new tables per visitor, sign-ups and login attempts per address.
+ARENA_RATE_UPLOADS = env.str("ARENA_RATE_UPLOADS", default="20/h")
+ARENA_RATE_CHALLENGES = env.str("ARENA_RATE_CHALLENGES", default="60/h")
+ARENA_RATE_TABLES = env.str("ARENA_RATE_TABLES", default="30/h")
+ARENA_RATE_SIGNUPS = env.str("ARENA_RATE_SIGNUPS", default="5/h")
+ARENA_RATE_LOGINS = env.str("ARENA_RATE_LOGINS", default="20/h")
+for _name in ("UPLOADS", "CHALLENGES", "TABLES", "SIGNUPS", "LOGINS"):
+    if not re.fullmatch(r"\d+/\d*[smhd]", globals()[f"ARENA_RATE_{_name}"]):
+        raise ImproperlyConfigured(f"ARENA_RATE_{_name}={globals()[f'ARENA_RATE_{_name}']!r}: use COUNT/PERIOD, "
+                                   "e.g. 20/h (periods s, m, h, d)")
+
 # Where a worker keeps built bots (worker/build.py), and the sandbox it plays them in.
 ARENA_BOT_STORE = Path(env.str("ARENA_BOT_STORE", default=str(VAR_DIR / "bots")))
 ARENA_SANDBOX = env.str("ARENA_SANDBOX", default="bwrap")
@@ -197,6 +210,16 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=FILESYSTEM)
 CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL, VAR_DIR / "broker")
 CELERY_RESULT_BACKEND = None  # results live in our own tables
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# The cache holds the quotas' counters, which every web process must share: Redis when the broker is Redis,
+# else (a laptop arena on the folder broker) the process's memory.
+def cache_config(broker_url: str) -> dict[str, str]:
+    if broker_url.startswith(("redis://", "rediss://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": broker_url,
+                "KEY_PREFIX": "arena-cache"}
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+
+
+CACHES = {"default": cache_config(CELERY_BROKER_URL)}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING below, in the same format
 

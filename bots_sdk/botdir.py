@@ -8,6 +8,7 @@ file and the field, since this is the first thing a new author gets wrong.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib.util
 import inspect
 import re
@@ -22,6 +23,8 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MANIFEST = "bot.toml"
 FOLDER_IGNORED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 """Folders that are never part of a bot: caches, version control, a local virtualenv."""
+MANIFEST_KEYS = ("name", "version", "language", "entry", "requirements")
+"""Every key ``bot.toml`` may hold (``requirements`` is read by the arena's build step); any other is a typo."""
 
 
 class BotSpecError(ValueError):
@@ -63,6 +66,7 @@ def load_spec(argument: str) -> BotSpec:
         data = tomllib.loads(manifest.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise BotSpecError(f"{manifest}: not valid TOML: {error}") from None
+    _check_keys(manifest, data)
 
     def text(field: str, default: str | None = None) -> str:
         value = data.get(field, default)
@@ -90,6 +94,17 @@ def load_spec(argument: str) -> BotSpec:
     else:
         raise BotSpecError(f"{manifest}: language: {language!r} is not 'python' or 'command'")
     return BotSpec(name, version, language, entry, folder.resolve())
+
+
+def _check_keys(manifest: Path, data: dict[str, object]) -> None:
+    """Refuse a key ``bot.toml`` does not know, naming the closest known one: a misspelt ``requirments``
+    would otherwise build a bot without its requirements and fail far from the cause."""
+    for key in data:
+        if key in MANIFEST_KEYS:
+            continue
+        close = difflib.get_close_matches(key, MANIFEST_KEYS, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"the known keys are {', '.join(MANIFEST_KEYS)}"
+        raise BotSpecError(f"{manifest}: unknown key {key!r}; {hint}")
 
 
 def load_bot(spec: BotSpec, seed: int | None = None) -> Bot:

@@ -45,7 +45,8 @@ def play_game(
         game = Game.from_deck(rules, game.deck, dealer)
     ms: list[int] = []
     for seat, bot in enumerate(bots):
-        if _fault(game, seat, bot.start_game, seat, rules):
+        _fault(game, seat, bot.start_game, seat, rules)
+        if game.is_over():  # the first bot to fault here is the game's offender
             break
     while not game.is_over():
         to_act = game.to_act

@@ -5,13 +5,21 @@ under the arena's clock: a per-move limit plus a per-game time bank (as Kaggle
 and poker dealers do). Every way a bot can fail becomes a ``BotFault`` with the
 reason of the game record (timeout, crash, protocol), so one game driver
 (``bots_sdk.local.play_game``) serves in-process and remote bots alike.
+
+A bot that offers it in Hello plays each game on one ``Play`` stream (one call
+set up per game instead of per decision); the others are played with the unary
+calls. Both paths keep the same clock and classify faults the same way.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import queue
+import threading
 import time
 import uuid
+from typing import Any
 
 import grpc
 
@@ -54,12 +62,125 @@ def fault_of(error: grpc.RpcError, limit_s: float) -> BotFault:
     return BotFault(Reason.PROTOCOL, f"bot answered {code.name}: {details}")
 
 
-class RemoteBot(Bot):
-    """A served bot at ``address``, with the clock of ``limits``."""
+class _Watchdog:
+    """Cancels a stream whose answer is late: a stream's reads take no deadline of their own.
 
-    def __init__(self, address: str, limits: Limits = ARENA_LIMITS, label: str = "remote") -> None:
+    One thread per bot sleeps until the deadline it knows of. Arming wakes it only
+    when the new deadline is sooner than that one; during a game the deadlines come
+    in increasing order (the same limit, later), so a decision costs a lock and no
+    thread switch: the thread wakes at a stale deadline, finds a later one and sleeps on.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._call: grpc.Call | None = None
+        self._deadline = 0.0
+        self._sleeping_until = math.inf
+        self._closed = False
+        self.fired = False
+        self._thread = threading.Thread(target=self._run, name="durak-watchdog", daemon=True)
+        self._thread.start()
+
+    def arm(self, call: grpc.Call, seconds: float) -> None:
+        with self._changed:
+            self._call, self._deadline, self.fired = call, time.monotonic() + seconds, False
+            if self._deadline < self._sleeping_until:
+                self._changed.notify()
+
+    def disarm(self) -> bool:
+        """Stop watching; whether the deadline passed (and the call was cancelled) first."""
+        with self._changed:
+            self._call = None
+            return self.fired
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+
+    def _run(self) -> None:
+        with self._changed:
+            while not self._closed:
+                if self._call is None:
+                    self._sleeping_until = math.inf
+                    self._changed.wait()
+                    continue
+                left = self._deadline - time.monotonic()
+                if left > 0:
+                    self._sleeping_until = self._deadline
+                    self._changed.wait(left)
+                    continue
+                self.fired = True
+                self._call.cancel()
+                self._call = None
+
+
+_CLOSE = object()
+"""Put in a stream's outbox: the referee's side of the stream is done."""
+
+
+class _GameStream:
+    """One game's ``Play`` stream: each referee message is sent, then its answer read under a deadline.
+
+    The requests go through a queue that gRPC's sending thread drains, the
+    answers come back in the calling thread; a read past its deadline is
+    cancelled by the watchdog and becomes a timeout.
+    """
+
+    def __init__(self, stub: pb_grpc.BotStub, watchdog: _Watchdog) -> None:
+        self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._watchdog = watchdog
+        self._call: Any = stub.Play(iter(self._outbox.get, _CLOSE))
+        self.open = True
+
+    def ask(self, message: pb.RefereeMessage, answer: str, limit_s: float) -> pb.BotMessage:
+        """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``."""
+        self._outbox.put(message)
+        self._watchdog.arm(self._call, limit_s)
+        try:
+            reply: pb.BotMessage = next(self._call)
+        except StopIteration:
+            self._watchdog.disarm()
+            self.close()
+            raise BotFault(Reason.PROTOCOL, f"the bot ended the stream instead of answering {answer!r}") from None
+        except grpc.RpcError as error:
+            timed_out = self._watchdog.disarm()
+            self.close()
+            if timed_out:
+                raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s") from None
+            raise fault_of(error, limit_s) from None
+        if self._watchdog.disarm():
+            self.close()
+            raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s")
+        if reply.WhichOneof("message") != answer:
+            self.close()
+            raise BotFault(
+                Reason.PROTOCOL, f"the bot answered {reply.WhichOneof('message')!r} where {answer!r} was due"
+            )
+        return reply
+
+    def close(self) -> None:
+        """End the referee's side; a stream the bot still holds open is cancelled."""
+        if self.open:
+            self.open = False
+            self._outbox.put(_CLOSE)
+            self._call.cancel()
+
+
+class RemoteBot(Bot):
+    """A served bot at ``address``, with the clock of ``limits``.
+
+    With ``stream`` (the default) games are played on a ``Play`` stream when the
+    bot offers it; without, with the unary calls. It is read at each game's start,
+    so ``durak check`` switches paths between games.
+    """
+
+    def __init__(
+        self, address: str, limits: Limits = ARENA_LIMITS, label: str = "remote", stream: bool = True
+    ) -> None:
         self.address = address
         self.limits = limits
+        self.stream = stream
         self.name = label  # type: ignore[misc]  # replaced by the bot's own name after hello()
         self.version = ""  # type: ignore[misc]
         self.sdk = ""
@@ -74,6 +195,11 @@ class RemoteBot(Bot):
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._game_id = ""
         self._request = pb.ActRequest()
+        self._message = pb.RefereeMessage()
+        self.play = False
+        """Whether the bot offered the ``Play`` stream in Hello."""
+        self._stream: _GameStream | None = None
+        self._watchdog: _Watchdog | None = None
         self.bank_left = limits.bank_s
         self.last_ms = 0.0
 
@@ -110,37 +236,59 @@ class RemoteBot(Bot):
         self.name = reply.name or self.name  # type: ignore[misc]
         self.version = reply.version  # type: ignore[misc]
         self.sdk = reply.sdk
+        self.play = reply.play
         return reply
 
     def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+        if self._watchdog is not None:
+            self._watchdog.close()
         self._channel.close()
 
     # -------------------------------------------------------------- the Bot interface
 
     def start_game(self, seat: int, rules: Rules) -> None:
         self._game_id = uuid.uuid4().hex
-        self._request = pb.ActRequest(game_id=self._game_id)
         self.bank_left = self.limits.bank_s
+        start = pb.StartGameRequest(game_id=self._game_id, seat=seat, rules=rules_to_pb(rules))
+        if self._stream is not None:
+            self._stream.close()  # the last game's, if it ended without end_game
+            self._stream = None
+        if self.play and self.stream:
+            if self._watchdog is None:
+                self._watchdog = _Watchdog()
+            self._stream = _GameStream(self._stub, self._watchdog)
+            self._message = pb.RefereeMessage()
+            self._message.act.game_id = self._game_id
+            self._request = self._message.act
+            self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s)
+            return
+        self._request = pb.ActRequest(game_id=self._game_id)
         try:
-            self._stub.StartGame(
-                pb.StartGameRequest(game_id=self._game_id, seat=seat, rules=rules_to_pb(rules)),
-                timeout=self.limits.call_s,
-            )
+            self._stub.StartGame(start, timeout=self.limits.call_s)
         except grpc.RpcError as error:
             raise fault_of(error, self.limits.call_s) from None
 
     def choose_action(self, observation: Observation) -> Action:
-        """Ask the bot, under the per-move limit plus what is left of the bank."""
+        """Ask the bot, under the per-move limit plus what is left of the bank.
+
+        The request is the previous decision's message, updated in place (only the
+        history added since is converted): what the referee builds stays incremental.
+        """
         limit = self.limits.move_s + self.bank_left
         request = self._request
         observation_to_pb(observation, request.observation)
         request.clock.move_ms = int(limit * 1000)
         request.clock.bank_ms = int(self.bank_left * 1000)
         started = time.perf_counter()
-        try:
-            reply: pb.ActResponse = self._stub.Act(request, timeout=limit)
-        except grpc.RpcError as error:
-            raise fault_of(error, limit) from None
+        if self._stream is not None:
+            reply = self._stream.ask(self._message, "act", limit).act
+        else:
+            try:
+                reply = self._stub.Act(request, timeout=limit)
+            except grpc.RpcError as error:
+                raise fault_of(error, limit) from None
         elapsed = time.perf_counter() - started
         self.last_ms = elapsed * 1000
         self.bank_left = max(0.0, self.bank_left - max(0.0, elapsed - self.limits.move_s))
@@ -152,13 +300,18 @@ class RemoteBot(Bot):
             raise BotFault(Reason.PROTOCOL, f"malformed action: {error}") from None
 
     def end_game(self, outcome: Outcome, observation: Observation) -> None:
+        end = pb.EndGameRequest(
+            game_id=self._game_id, outcome=outcome_to_pb(outcome), observation=observation_to_pb(observation)
+        )
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                if stream.open:  # a stream broken by a fault has nobody left to tell
+                    stream.ask(pb.RefereeMessage(end=end), "ended", self.limits.call_s)
+            finally:
+                stream.close()
+            return
         try:
-            self._stub.EndGame(
-                pb.EndGameRequest(
-                    game_id=self._game_id, outcome=outcome_to_pb(outcome),
-                    observation=observation_to_pb(observation),
-                ),
-                timeout=self.limits.call_s,
-            )
+            self._stub.EndGame(end, timeout=self.limits.call_s)
         except grpc.RpcError as error:
             raise fault_of(error, self.limits.call_s) from None

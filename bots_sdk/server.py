@@ -72,52 +72,86 @@ class BotServicer(pb_grpc.BotServicer):
         self._games: dict[str, _Game] = {}
 
     def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloResponse:
-        return pb.HelloResponse(name=self._bot.name, version=str(self._bot.version), sdk=f"bots_sdk {SDK_VERSION}")
+        return pb.HelloResponse(
+            name=self._bot.name, version=str(self._bot.version), sdk=f"bots_sdk {SDK_VERSION}", play=True
+        )
 
     def StartGame(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
         with self._lock:
-            try:
-                rules = rules_from_pb(request.rules)
-            except DurakError as error:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"rules: {error}")
-            self._games[request.game_id] = _Game(request.seat, rules)
-            self._call(context, self._bot.start_game, request.seat, rules)
-            return pb.StartGameResponse()
+            return self._start(request, context)
 
     def Act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.ActResponse:
         with self._lock:
-            game = self._games.get(request.game_id)
-            if game is None:  # a referee that skipped StartGame: still answer, from the message alone
-                rules = rules_from_pb(request.observation.rules)
-                game = self._games[request.game_id] = _Game(request.observation.seat, rules)
-            try:
-                known = len(game.history)
-                game.history.extend(events_from_pb(request.observation.history[known:]))
-                observation = observation_from_pb(
-                    request.observation, game.rules, game.history,
-                    time_left=request.clock.move_ms / 1000, bank_left=request.clock.bank_ms / 1000,
-                )
-            except ProtocolError as error:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-            action = self._call(context, self._bot.choose_action, observation)
-            if not isinstance(action, Action):  # the contract broken, not a crash: PROTOCOL for the referee
-                context.abort(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    f"choose_action returned {action!r}, not an Action (use Action.parse('attack 6S'))",
-                )
-            return pb.ActResponse(action=action_to_pb(action))
+            return pb.ActResponse(action=self._act(request, context))
 
     def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
         with self._lock:
-            game = self._games.pop(request.game_id, None)
-            try:
-                outcome = outcome_from_pb(request.outcome)
-                history = events_from_pb(request.observation.history)
-                observation = observation_from_pb(request.observation, game.rules if game else None, history)
-            except ProtocolError as error:
-                context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-            self._call(context, self._bot.end_game, outcome, dataclasses.replace(observation, outcome=outcome))
-            return pb.EndGameResponse()
+            return self._end(request, context)
+
+    def Play(
+        self, requests: Iterator[pb.RefereeMessage], context: grpc.ServicerContext
+    ) -> Iterator[pb.BotMessage]:
+        """A whole game on one stream: each referee message answered in order, as the unary calls would be.
+
+        The answer to a decision is one message kept for the stream and refilled (gRPC
+        serialises what is yielded before asking for the next), not built anew per decision.
+        """
+        answer = pb.BotMessage()
+        act = answer.act
+        for message in requests:
+            kind = message.WhichOneof("message")
+            with self._lock:
+                if kind == "act":
+                    act.action.CopyFrom(self._act(message.act, context))
+                    yield answer
+                elif kind == "start":
+                    yield pb.BotMessage(started=self._start(message.start, context))
+                elif kind == "end":
+                    yield pb.BotMessage(ended=self._end(message.end, context))
+                else:
+                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, "RefereeMessage: none of start, act, end is set")
+
+    def _start(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
+        try:
+            rules = rules_from_pb(request.rules)
+        except DurakError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"rules: {error}")
+        self._games[request.game_id] = _Game(request.seat, rules)
+        self._call(context, self._bot.start_game, request.seat, rules)
+        return pb.StartGameResponse()
+
+    def _act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.Action:
+        game = self._games.get(request.game_id)
+        if game is None:  # a referee that skipped StartGame: still answer, from the message alone
+            rules = rules_from_pb(request.observation.rules)
+            game = self._games[request.game_id] = _Game(request.observation.seat, rules)
+        try:
+            known = len(game.history)
+            game.history.extend(events_from_pb(request.observation.history[known:]))
+            observation = observation_from_pb(
+                request.observation, game.rules, game.history,
+                time_left=request.clock.move_ms / 1000, bank_left=request.clock.bank_ms / 1000,
+            )
+        except ProtocolError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        action = self._call(context, self._bot.choose_action, observation)
+        if not isinstance(action, Action):  # the contract broken, not a crash: PROTOCOL for the referee
+            context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"choose_action returned {action!r}, not an Action (use Action.parse('attack 6S'))",
+            )
+        return action_to_pb(action)
+
+    def _end(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
+        game = self._games.pop(request.game_id, None)
+        try:
+            outcome = outcome_from_pb(request.outcome)
+            history = events_from_pb(request.observation.history)
+            observation = observation_from_pb(request.observation, game.rules if game else None, history)
+        except ProtocolError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        self._call(context, self._bot.end_game, outcome, dataclasses.replace(observation, outcome=outcome))
+        return pb.EndGameResponse()
 
     @staticmethod
     def _call(context: grpc.ServicerContext, method: Any, *args: Any) -> Any:

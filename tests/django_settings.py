@@ -24,3 +24,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # The arena tests' own Redis database; ARENA_TEST_BROKER_URL gives a parallel run another one.
 CELERY_BROKER_URL = os.environ.get("ARENA_TEST_BROKER_URL", "redis://127.0.0.1:6379/14")
 CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL)
+CACHES = {"default": cache_config(CELERY_BROKER_URL)}  # noqa: F405  (the quotas' counters, in that Redis)
+# Quotas high enough that no test trips one by signing up or uploading often; tests/arena/test_quotas.py lowers
+# each to see it refuse.
+ARENA_RATE_UPLOADS = ARENA_RATE_CHALLENGES = ARENA_RATE_TABLES = ARENA_RATE_SIGNUPS = ARENA_RATE_LOGINS = "10000/m"

@@ -47,10 +47,13 @@ from worker.builds.install import (
     sanitize_requirements,
     seal,
 )
+from worker.builds.space import capped, sweep_stale
 from worker.sandbox.base import Sandbox, SandboxError
 from worker.sandbox.bwrap import BwrapSandbox
 
 BUILD_INFO = "build.json"
+STALE_MARGIN_S = 600.0
+"""A ``.building-*`` folder untouched for the download and install limits plus this is abandoned."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,6 +138,7 @@ def build(
     upload = Path(upload)
     store_dir = Path(store_dir)
     store_dir.mkdir(parents=True, exist_ok=True)
+    sweep_stale(store_dir, limits.download_s + limits.install_s + STALE_MARGIN_S)
     work = Path(tempfile.mkdtemp(prefix=".building-", dir=store_dir))
     try:
         work.chmod(0o755)
@@ -184,22 +188,26 @@ def build(
 
 
 def _install(sandbox: BwrapSandbox, work: Path, lines: list[str], limits: BuildLimits) -> list[str]:
-    """Download the wheels, install them into ``work/venv`` in the sandbox, drop the wheelhouse; returns wheels."""
+    """Download the wheels, install them in the sandbox, copy the venv to ``work/venv``; returns the wheels.
+
+    The wheels, pip's temporary files and the venv being installed each live in a folder capped at its limit
+    (worker/builds/space.py), so a requirement too large for the build stops while it is written."""
     requirements_dir = work / "req"
-    wheelhouse = work / "wheels"
     requirements_dir.mkdir(mode=0o755)
-    wheelhouse.mkdir(mode=0o755)
     (requirements_dir / "requirements.txt").write_text("\n".join(lines) + "\n")
     (requirements_dir / "constraints.txt").write_text("\n".join(runtime_constraints(sandbox.runtime)) + "\n")
-    wheels = download_wheels(requirements_dir / "requirements.txt", requirements_dir / "constraints.txt",
-                             wheelhouse, limits)
-    for path in [*requirements_dir.iterdir(), *wheelhouse.iterdir()]:
-        path.chmod(0o644)
-    _check_reachable(work)
     try:
-        run_install(sandbox, work / "venv", wheelhouse, requirements_dir, limits, work / "install.log")
+        with (capped(work / "wheels", limits.wheelhouse_bytes) as wheelhouse,
+              capped(work / "pip-tmp", limits.wheelhouse_bytes) as pip_tmp,
+              capped(work / "venv-space", limits.venv_bytes) as venv_space):
+            wheels = download_wheels(requirements_dir / "requirements.txt", requirements_dir / "constraints.txt",
+                                     wheelhouse, limits, pip_tmp)
+            for path in [*requirements_dir.iterdir(), *wheelhouse.iterdir()]:
+                path.chmod(0o644)
+            _check_reachable(work)
+            run_install(sandbox, venv_space, wheelhouse, requirements_dir, limits, work / "install.log")
+            shutil.copytree(venv_space, work / "venv", symlinks=True)
     finally:
-        shutil.rmtree(wheelhouse, ignore_errors=True)
         shutil.rmtree(requirements_dir, ignore_errors=True)
     return wheels
 

@@ -17,8 +17,10 @@ from django.views.i18n import set_language
 
 from arena.accounts.middleware import preference_set
 from arena.accounts.services import token_create, token_revoke
+from arena.ops.throttle import throttled
 
 
+@throttled("signup")
 def signup(request: HttpRequest) -> HttpResponse:
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

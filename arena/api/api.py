@@ -3,15 +3,16 @@
 Reads are public; writes need ``Authorization: Bearer <token>`` with a personal
 token from the account page. Every error answers ``{"detail": "..."}`` with a
 status that says what kind of error it is (400 bad upload, 401 no or bad
-token, 403 not yours, 404 unknown, 413 too large).
+token, 403 not yours, 404 unknown, 413 too large, 429 over a quota: ``Retry-After`` says when to try again).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
@@ -28,16 +29,19 @@ from arena.api.schemas import (
     ErrorOut,
     GameOut,
     LadderOut,
+    LimitsOut,
     MatchOut,
     StandingOut,
     VersionOut,
 )
 from arena.bots.models import Bot, BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions, version_get
-from arena.bots.services import SubmissionError, version_submit
+from arena.bots.services import SubmissionError, upload_limit_text, version_submit
 from arena.matches.models import Match
 from arena.matches.selectors import match_games, match_get
 from arena.matches.services import MatchError, challenge_create
+from arena.ops.redact import error_for
+from arena.ops.throttle import refusal
 from arena.ratings.selectors import ladder_get, ladder_list, ladder_standings, version_ratings
 from bots_sdk import __version__
 from bots_sdk.engine.record import FORMAT as RECORD_FORMAT
@@ -60,10 +64,10 @@ def _user(request: HttpRequest) -> User:
 
 
 def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
-    mine = viewer is not None and version.bot.owner_id == viewer.pk
     return {
         "id": version.pk, "bot": version.bot.name, "number": version.number, "label": version.label,
-        "language": version.language, "status": version.status, "error": version.error if mine else "",
+        "language": version.language, "status": version.status,
+        "error": error_for(version.error, viewer, [version.bot.owner_id]),
         "created": version.created, "admitted": version.admitted, "url": reverse("version", args=[version.pk]),
     }
 
@@ -73,12 +77,15 @@ def _bot_out(bot: Bot) -> dict[str, Any]:
             "url": reverse("bot", args=[bot.name])}
 
 
-@api.post("/versions", auth=TokenAuth(), response={201: VersionOut, 400: ErrorOut, 403: ErrorOut, 413: ErrorOut},
+@api.post("/versions", auth=TokenAuth(),
+          response={201: VersionOut, 400: ErrorOut, 403: ErrorOut, 413: ErrorOut, 429: ErrorOut},
           summary="Upload a bot (zip or tar.gz with bot.toml) as a new version")
 def upload_version(
     request: HttpRequest, archive: File[UploadedFile], description: Form[str | None] = None
-) -> Status[dict[str, Any]]:
+) -> Status[dict[str, Any]] | HttpResponse:
     user = _user(request)
+    if (refused := refusal("upload", request)) is not None:
+        return refused
     try:
         version = version_submit(owner=user, filename=archive.name or "upload", data=archive.read(),
                                  description=description)
@@ -87,11 +94,15 @@ def upload_version(
     return Status(201, _version_out(version, user))
 
 
+@api.get("/limits", response=LimitsOut, summary="The arena's limits for uploads (what `durak submit` checks)")
+def get_limits(request: HttpRequest) -> dict[str, Any]:
+    return {"upload_bytes": settings.ARENA_MAX_UPLOAD_BYTES, "upload_limit": upload_limit_text()}
+
+
 @api.get("/versions/{version_id}", response=VersionOut, auth=[TokenAuth(), lambda request: True],
          summary="A version's status (the error too, for its owner)")
 def get_version(request: HttpRequest, version_id: int) -> dict[str, Any]:
-    auth = request.auth  # type: ignore[attr-defined]
-    return _version_out(version_get(version_id), auth.user if isinstance(auth, ApiToken) else None)
+    return _version_out(version_get(version_id), _viewer(request))
 
 
 @api.get("/about", response=AboutOut, summary="Which arena this is: its release and its record format")
@@ -140,10 +151,13 @@ def _ladder_out(slug: str) -> dict[str, Any]:
     }
 
 
-@api.post("/challenges", auth=TokenAuth(), response={201: MatchOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+@api.post("/challenges", auth=TokenAuth(),
+          response={201: MatchOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut},
           summary="An unrated match of your bot against active bots")
-def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status[dict[str, Any]]:
+def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status[dict[str, Any]] | HttpResponse:
     user = _user(request)
+    if (refused := refusal("challenge", request)) is not None:
+        return refused
     active = {v.bot.name: v for v in active_versions().filter(bot__name__in=[body.bot, *body.opponents])}
     missing = [name for name in [body.bot, *body.opponents] if name not in active]
     if missing:
@@ -154,22 +168,29 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status[dict[str
     except MatchError as error:
         status = 403 if "belongs to another author" in str(error) else 400
         return Status(status, {"detail": str(error)})
-    return Status(201, _match_out(match_get(match.pk)))
+    return Status(201, _match_out(match_get(match.pk), user))
 
 
-@api.get("/matches/{match_id}", response=MatchOut, summary="A match, its bots and its games")
+@api.get("/matches/{match_id}", response=MatchOut, auth=[TokenAuth(), lambda request: True],
+         summary="A match, its bots and its games (why it failed, for its bots' authors)")
 def get_match(request: HttpRequest, match_id: int) -> dict[str, Any]:
-    return _match_out(match_get(match_id))
+    return _match_out(match_get(match_id), _viewer(request))
 
 
-def _match_out(match: Match) -> dict[str, Any]:
+def _viewer(request: HttpRequest) -> User | None:
+    auth = request.auth  # type: ignore[attr-defined]
+    return auth.user if isinstance(auth, ApiToken) else None
+
+
+def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
+    entries = list(match.entries.all())
     return {
         "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
         "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
-        "error": match.public_error or (
-            _("the match could not be played") if match.status == Match.Status.FAILED else ""),
+        "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries])
+        or match.public_error or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
         "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
-                             faults=e.faults) for e in match.entries.all()],
+                             faults=e.faults) for e in entries],
         "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat,
                           losers=g.record.get("result", {}).get("losers"), draw=g.draw, reason=g.reason,
                           offender_seat=g.offender_seat, detail=g.detail,

@@ -18,6 +18,12 @@ class AboutOut(Schema):
     record_format: str
 
 
+class LimitsOut(Schema):
+    upload_bytes: int
+    upload_limit: str
+    """The same limit as the submit form states it (``5 MB``)."""
+
+
 class VersionOut(Schema):
     id: int
     bot: str
@@ -54,7 +60,8 @@ class BotDetailOut(BotOut):
 
 
 class StandingOut(Schema):
-    rank: int | None
+    rank: int
+    """Established ratings rank first; a provisional one (``provisional``) ranks after them."""
     bot: str
     version: int
     author: str

@@ -13,6 +13,9 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+PERSON_LANGUAGE = "human"
+"""The language of the one version that stands for people in stored games (no upload can declare it)."""
+
 
 class Bot(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots")
@@ -60,6 +63,11 @@ class BotVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot.name} v{self.number}"
+
+    @property
+    def is_person(self) -> bool:
+        """The stand-in for people at a browser table (arena.tables): a seat, never a bot to list or link."""
+        return self.language == PERSON_LANGUAGE
 
     @property
     def display(self) -> str:

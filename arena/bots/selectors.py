@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import PERSON_LANGUAGE, Bot, BotVersion
 
 
 def bot_get(name: str) -> Bot:
@@ -13,7 +13,8 @@ def bot_get(name: str) -> Bot:
 
 
 def bot_list() -> QuerySet[Bot]:
-    return Bot.objects.select_related("owner").prefetch_related("versions")
+    """Every bot, not the stand-in for people at browser tables."""
+    return Bot.objects.exclude(versions__language=PERSON_LANGUAGE).select_related("owner").prefetch_related("versions")
 
 
 def bot_versions(bot: Bot) -> list[BotVersion]:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
-from worker.builds import BuildError, BuildLimits
+from worker.builds import MB, BuildError, BuildLimits
 from worker.builds.archive import unpack
 
 ARENA_USER = "arena"
@@ -38,6 +38,11 @@ class SubmissionError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+def upload_limit_text() -> str:
+    """The upload limit as the submit form and every refusal state it (decimal megabytes: ``5 MB``)."""
+    return f"{settings.ARENA_MAX_UPLOAD_BYTES / MB:g} MB"
 
 
 def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
@@ -61,9 +66,8 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     bot name that belongs to another author."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
-        raise SubmissionError(_("%(file)s: %(size)s bytes, over the %(limit)s-byte limit for an upload") % {
-            "file": filename, "size": number_format(len(data), force_grouping=True),
-            "limit": number_format(limit, force_grouping=True)}, 413)
+        raise SubmissionError(_("%(file)s: too large (%(size)s MB; the limit is %(limit)s)") % {
+            "file": filename, "size": number_format(len(data) / MB, 1), "limit": upload_limit_text()}, 413)
     if not data:
         raise SubmissionError(_("%(file)s: the upload is empty") % {"file": filename})
     name, label, language = _check_archive(filename, data)

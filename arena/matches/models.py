@@ -73,6 +73,15 @@ class Match(models.Model):
         return f"match {self.pk} ({self.kind}, {self.preset} {self.players}p)"
 
 
+def _person_at(match: Match, seat: int) -> str:
+    """Who sat in ``seat`` of a browser table's stored match: their account, the name they gave, or "guest"."""
+    table = getattr(match, "table", None)  # arena.tables' Table, once the table's game is stored
+    person = table.seats.filter(seat=seat).select_related("user").first() if table is not None else None
+    if person is None:
+        return "guest"
+    return person.user.get_username() if person.user is not None else person.name or "guest"
+
+
 class MatchEntry(models.Model):
     """A bot version of a match, in spec order; rotations move entries over the seats."""
 
@@ -89,6 +98,11 @@ class MatchEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.index}: {self.version}"
+
+    @property
+    def person(self) -> str | None:
+        """For a person's seat at a browser table, their name (or "guest"); None for a bot."""
+        return _person_at(self.match, self.index) if self.version.is_person else None
 
 
 class Game(models.Model):
@@ -141,6 +155,16 @@ class GameSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.seat}: {self.version_id}"
+
+    @property
+    def person(self) -> str | None:
+        """For a person's seat at a browser table, their name (or "guest"); None for a bot."""
+        return _person_at(self.game.match, self.seat) if self.version.is_person else None
+
+    @property
+    def name(self) -> str:
+        """The seat as a page names it: the bot, or the person."""
+        return self.person or self.version.bot.name
 
 
 class PairTally(models.Model):

@@ -7,4 +7,5 @@ class OpsConfig(AppConfig):
     verbose_name = "Operations: health, service checks, the one-command arena"
 
     def ready(self) -> None:
-        from arena.ops import worker_guard  # noqa: F401  (connects the worker's start-up sandbox check)
+        from arena.ops import production, worker_guard  # noqa: F401  (register the production check; connect the
+        # worker's start-up sandbox check)

@@ -14,6 +14,7 @@ directory (``arena/datadir.py``); the launcher says which at start.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -21,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
@@ -29,6 +31,10 @@ from arena.datadir import ENV
 
 TABLE_WORKERS = 4
 """Games with people (/tables/) open at once; each waits on a person in its own worker process."""
+
+
+STOP_GRACE_S = 1.5
+"""How long Ctrl-C lets the children stop by themselves before they are killed (the whole stop stays under 5 s)."""
 
 
 class LaunchError(Exception):
@@ -81,19 +87,24 @@ class Children:
                                   f"{self.logs / (name + '.log')}:\n  " + "\n  ".join(tail))
 
     def stop(self) -> None:
+        """SIGTERM to every child's group, SIGKILL to what is left after ``STOP_GRACE_S``.
+
+        A Celery worker's warm shutdown waits for its running tasks (a table waits minutes on a person), and
+        Ctrl-C on a laptop arena should not: a match cut short is claimed again on the next start."""
         # A second Ctrl-C must not cut the stopping short and leave orphans behind.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for process in self.running.values():
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + STOP_GRACE_S
         for process in self.running.values():
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+        for process in self.running.values():  # the group too: a pool process or a bot may outlive its leader
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            process.wait()
 
 
 def _compile_messages() -> None:
@@ -149,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
     children: Children | None = None
+    code = 1  # until the run ends by Ctrl-C
     try:
         if not _port_free(args.host, args.port):
             raise LaunchError(f"port {args.port} on {args.host} is already in use; stop what uses it or pass "
@@ -193,14 +205,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         _wait_for_ctrl_c(children)
     except LaunchError as error:
         print(f"durak-arena: {error}", file=sys.stderr)
-        return 1
+        code = 1
     except KeyboardInterrupt:
-        pass
+        code = 0
     finally:
         if children is not None:
+            if sys.exc_info()[0] is not None:  # an unexpected error: its traceback, then the same stop
+                traceback.print_exc()
             print("\ndurak-arena: stopping the web server, the worker and beat ...", flush=True)
             children.stop()
-    return 0
+            # Nothing is left but this interpreter, and its teardown (the gRPC core the checks imported) takes
+            # seconds of C code: leave at once, so that Ctrl-C stops the arena within 5 s.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    return code
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

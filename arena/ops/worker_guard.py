@@ -14,6 +14,7 @@ from typing import Any
 from celery.signals import celeryd_after_setup
 
 from arena.ops.checks import check_sandbox
+from arena.ops.production import production_problems
 
 log = logging.getLogger("arena.worker")
 REFUSED = 78
@@ -22,11 +23,17 @@ REFUSED = 78
 
 @celeryd_after_setup.connect
 def refuse_without_sandbox(sender: Any = None, instance: Any = None, **_: Any) -> None:
+    unsafe = [f"{problem.msg}; {problem.hint}" for problem in production_problems()]
+    if unsafe:  # any worker of a production arena: a table worker plays bots too
+        _refuse(" / ".join(unsafe))
     if instance is None or "referee" not in instance.app.amqp.queues.consume_from:
         return
     problem = check_sandbox()
-    if problem is None:
-        return
+    if problem is not None:
+        _refuse(problem)
+
+
+def _refuse(problem: str) -> None:
     log.critical("refusing matches: %s", problem)
     print(f"durak worker: refusing matches: {problem}", file=sys.stderr, flush=True)
     raise SystemExit(REFUSED)

@@ -16,10 +16,15 @@ HISTORY_POINTS = 150
 
 @dataclass(frozen=True)
 class Standing:
-    """A ladder line: rank is None while the rating is provisional (shown, not ranked)."""
+    """A ladder line. Established ratings rank first; provisional ones rank after them (by rating) and are
+    marked so: a new arena, where every rating starts provisional, still has an order."""
 
-    rank: int | None
+    rank: int
     rating: Rating
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating.provisional
 
 
 def ladder_list() -> QuerySet[Ladder]:
@@ -37,7 +42,7 @@ def ladder_get(slug: str) -> Ladder:
 
 
 def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]:
-    """Active versions, ranked ones first by rating, then the provisional ones."""
+    """Active versions, established ones first by rating, then the provisional ones by rating."""
     rows = (
         Rating.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
         .select_related("version__bot__owner")
@@ -45,13 +50,7 @@ def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]
     )
     if limit is not None:
         rows = rows[:limit]
-    standings: list[Standing] = []
-    rank = 0
-    for row in rows:
-        if not row.provisional:
-            rank += 1
-        standings.append(Standing(None if row.provisional else rank, row))
-    return standings
+    return [Standing(rank, row) for rank, row in enumerate(rows, start=1)]
 
 
 def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:

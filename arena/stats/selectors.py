@@ -3,8 +3,7 @@
 Every query groups in the database (GROUP BY table size, starting trumps, bouts,
 draw reason, version, duplicate set) and returns at most a few hundred rows, so
 the page costs the same few queries at 100 games and at 100,000; the whole page
-is then cached for ``CACHE_SECONDS`` per filter, since a statistic over
-thousands of games does not move in five minutes.
+is then cached per filter until the next game is stored.
 
 Games that ended by a forfeit (timeout, crash, illegal action, protocol) are
 left out of the figures about the cards and the length of a game: their durak
@@ -45,6 +44,7 @@ from bots_sdk.engine import PLAYER_COUNTS, TEAM_PRESETS, Rules
 from bots_sdk.stats import wilson_interval
 
 CACHE_SECONDS = 300
+"""The longest a computed page is kept; a newly stored game changes its key sooner (``stats_page``)."""
 Z95 = 1.959963984540054
 GENTLE = "gentle"
 """The reference bot whose self-play the source's table describes."""
@@ -331,11 +331,16 @@ class StatsPage:
 
 
 def stats_page(filters: Filters) -> StatsPage:
-    """The page's data for ``filters``, from the cache when it was computed in the last few minutes."""
-    page: StatsPage | None = cache.get(filters.cache_key)
+    """The page's data for ``filters``: from the cache while no game has been stored since it was computed.
+
+    The key carries the newest game's id (one index look-up), so a round robin that just ended shows at
+    once, in every web process, whatever the cache backend; ``CACHE_SECONDS`` only bounds the memory."""
+    newest = Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    key = f"{filters.cache_key}:{newest}"
+    page: StatsPage | None = cache.get(key)
     if page is None:
         page = stats_compute(filters)
-        cache.set(filters.cache_key, page, CACHE_SECONDS)
+        cache.set(key, page, CACHE_SECONDS)
     return page
 
 

@@ -6,7 +6,7 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from arena.stats.selectors import CACHE_SECONDS, DUPLICATE_BOTS, Filters, stats_page
+from arena.stats.selectors import DUPLICATE_BOTS, Filters, stats_page
 from bots_sdk.engine import PRESETS
 
 
@@ -28,5 +28,5 @@ def stats_view(request: HttpRequest) -> HttpResponse:
     form = FilterForm(request.GET)
     page = stats_page(form.filters())
     return render(request, "stats/stats.html", {
-        "form": form, "page": page, "cache_minutes": CACHE_SECONDS // 60, "duplicate_bots": DUPLICATE_BOTS,
+        "form": form, "page": page, "duplicate_bots": DUPLICATE_BOTS,
     })

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game
+from arena.ops.redact import strip_host_paths
 from arena.tables.board import captions, rebuild, table_view
 from arena.tables.conf import setting
 from arena.tables.models import Table, TableSeat
@@ -148,7 +149,7 @@ def _status_line(table: Table, seats: list[TableSeat], view: dict[str, Any], me:
         waited = (timezone.now() - (table.heartbeat or table.created)).total_seconds()
         return "Waiting for a free referee worker…" if waited > QUEUE_WAIT_S else "Dealing…"
     if table.status == Table.Status.FAILED:
-        return f"The table failed: {table.error}"
+        return f"The table failed: {strip_host_paths(table.error)}"  # shown to every spectator
     if table.status == Table.Status.DONE:
         return _result_text(table.result or {}, names, me.seat if me else None)
     if view["sent"]:

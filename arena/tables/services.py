@@ -25,7 +25,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import PERSON_LANGUAGE, Bot, BotVersion
 from arena.bots.services import ARENA_USER
 from arena.matches.models import Match, MatchEntry
 from arena.matches.services import match_store_result
@@ -61,7 +61,7 @@ def human_version_ensure() -> BotVersion:
         name=HUMAN_BOT, defaults={"owner": owner, "description": "People who played at a table, in the browser."}
     )
     version, _ = BotVersion.objects.get_or_create(
-        bot=bot, number=1, defaults={"label": "1", "language": "human", "status": BotVersion.Status.RETIRED},
+        bot=bot, number=1, defaults={"label": "1", "language": PERSON_LANGUAGE, "status": BotVersion.Status.RETIRED},
     )
     return version
 

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from arena.ops.throttle import throttled
 from arena.tables.forms import TableForm
 from arena.tables.models import Table, TableSeat
 from arena.tables.selectors import (
@@ -64,6 +65,7 @@ def _visitor(request: HttpRequest) -> Player:
     return Player(str(request.session.get(TOKEN, "")), user)
 
 
+@throttled("table")
 def table_list(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -159,6 +161,7 @@ def table_take_seat(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_POST
+@throttled("table")
 def table_play_again(request: HttpRequest, key: str) -> HttpResponse:
     table = table_get(key)
     try:

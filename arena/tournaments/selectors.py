@@ -37,8 +37,12 @@ PERFORMANCE_PRIOR_SD = maths.PRIOR_SD
 (or always) the durak finite, and is soon outweighed by a tournament's games."""
 
 
-def tournament_get(pk: int) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("series", "created_by"), pk=pk)
+def tournament_get(pk: int, drafts: bool = False) -> Tournament:
+    """A tournament by id; a draft only with ``drafts`` (staff), since a draft is not public yet (404 for others)."""
+    found = Tournament.objects.select_related("series", "created_by")
+    if not drafts:
+        found = found.exclude(status=Tournament.Status.DRAFT)
+    return get_object_or_404(found, pk=pk)
 
 
 def tournament_sections(finished_limit: int = 50, drafts: bool = False) -> dict[str, list[Tournament]]:

@@ -82,7 +82,7 @@ def _interval_bars(rows: list[StandingRow]) -> list[dict[str, Any]]:
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_get(pk)
+    tournament = tournament_get(pk, drafts=request.user.is_staff)
     standings = tournament_standings(tournament)
     crosstable = tournament_crosstable(tournament, [row.entry for row in standings])
     return render(request, "tournaments/detail.html", {
@@ -97,7 +97,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def tournament_live_json(request: HttpRequest, pk: int) -> JsonResponse:
-    return JsonResponse(tournament_live(tournament_get(pk)))
+    return JsonResponse(tournament_live(tournament_get(pk, drafts=request.user.is_staff)))
 
 
 @staff_only
@@ -143,7 +143,7 @@ def tournament_withdraw_view(request: HttpRequest, pk: int, entry_pk: int) -> Ht
 def tournament_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         user = request.user
-        tournament_cancel(tournament=tournament_get(pk), reason=request.POST.get("reason", ""),
+        tournament_cancel(tournament=tournament_get(pk, drafts=True), reason=request.POST.get("reason", ""),
                           by=user if isinstance(user, User) else None)
     except TournamentError as error:
         messages.error(request, str(error))

@@ -6,6 +6,10 @@ reference bots across the presets. Each violation (slow start, health not
 serving, timeout, crash, illegal or malformed action) is reported with the
 preset, seed and trace step to reproduce it, and the game's record is kept so
 ``durak replay FILE --trace`` shows the moment. Exit 0: no violation.
+
+A bot that offers the ``Play`` stream in Hello is checked on both paths, as the
+arena may use either: the even-numbered games on the stream, the odd-numbered ones
+with the unary calls. A bot that does not offer it plays every game with the unary calls.
 """
 
 from __future__ import annotations
@@ -79,6 +83,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{spec.name}: SERVING after {started * 1000:.0f} ms")
             hello = process.bot.hello()
             print(f"{spec.name}: hello from {hello.name!r} version {hello.version!r} ({hello.sdk or 'no sdk named'})")
+            print(f"{spec.name}: " + (
+                "offers the Play stream: games alternate between the stream and the unary calls" if hello.play
+                else "does not offer the Play stream: every game with the unary calls"
+            ))
         except BotFault as fault:
             print(f"VIOLATION start: {fault.detail}\n{process.log_tail()}", file=sys.stderr)
             return 1
@@ -116,6 +124,7 @@ def _play_one(
     players = len(check.opponents) + 1
     rules = Rules.preset(check.preset, players=players)
     seat = index % players
+    process.bot.stream = index % 2 == 0  # used only if the bot offers the stream
     opponents: list[Bot] = [make_bot(name, seed=index) for name in check.opponents]
     bots: list[Bot] = [*opponents[:seat], process.bot, *opponents[seat:]]
     played = play_game(rules, bots, seed=check.seed)

@@ -6,12 +6,13 @@ root, caches and version control left out), posts it to the arena's REST API
 ``--no-wait``, polls the version until it is admitted or rejected, printing each
 status change. Standard library only: a bot author needs nothing more.
 Exit 0: uploaded (and, when waiting, admitted); 1: rejected; 2: the arena
-refused the upload or could not be reached.
+refused the upload (too large, over a quota...) or could not be reached.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import io
 import json
 import os
@@ -26,6 +27,8 @@ from typing import Any
 from bots_sdk.botdir import FOLDER_IGNORED, load_spec
 
 FINAL = ("active", "rejected", "retired")
+CUT_OFF = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
+"""The connection ended under the upload (``http.client.RemoteDisconnected`` is a reset too)."""
 
 
 class SubmitError(ValueError):
@@ -83,10 +86,41 @@ def _call(request: urllib.request.Request) -> dict[str, Any]:
             detail = json.loads(error.read()).get("detail", "")
         except (ValueError, AttributeError):
             detail = ""
+        if error.code == 413:
+            raise SubmitError(f"too large ({_limit_text(request)}): {detail or error.reason}") from None
         hint = " (check --token: create one on the arena's account page)" if error.code == 401 else ""
+        if error.code == 429:
+            hint = f" (retry after {error.headers.get('Retry-After', '?')} s)"
         raise SubmitError(f"the arena answered {error.code}: {detail or error.reason}{hint}") from None
-    except urllib.error.URLError as error:
-        raise SubmitError(f"cannot reach {request.full_url}: {error.reason}") from None
+    except (urllib.error.URLError, ConnectionError, http.client.HTTPException) as error:
+        reason = error.reason if isinstance(error, urllib.error.URLError) else error
+        if isinstance(request.data, bytes) and isinstance(reason, CUT_OFF):
+            # A server refusing an oversized body often answers early and closes the connection while the
+            # body is still being sent: the client sees a reset, not the 413.
+            size = len(request.data)
+            limit = _upload_limit(request)
+            if limit is None or size > limit[0]:
+                raise SubmitError(f"too large ({_limit_text(request, limit)}): the arena closed the connection "
+                                  f"during the {size / 1e6:.1f} MB upload") from None
+            raise SubmitError(f"the arena closed the connection during the upload: {reason}") from None
+        raise SubmitError(f"cannot reach {request.full_url}: {reason}") from None
+
+
+def _upload_limit(request: urllib.request.Request) -> tuple[int, str] | None:
+    """The arena's upload limit in bytes and as its form states it (``GET /api/limits``), if it answers."""
+    url = request.full_url.rsplit("/api/", 1)[0] + "/api/limits"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            limits = json.loads(response.read())
+            return int(limits["upload_bytes"]), str(limits["upload_limit"])
+    except (OSError, ValueError, KeyError, TypeError, http.client.HTTPException):
+        return None
+
+
+def _limit_text(request: urllib.request.Request, limit: tuple[int, str] | None = None) -> str:
+    """``limit 5 MB`` (or ``limit unknown``, from an arena that does not say)."""
+    limit = limit or _upload_limit(request)
+    return f"limit {limit[1]}" if limit else "limit unknown"
 
 
 def upload(url: str, token: str, folder: Path, description: str | None = None) -> dict[str, Any]:

@@ -79,7 +79,7 @@ def test_a_huge_request_is_refused_before_its_body_is_read(alice_token: str) -> 
 
     status, body = api_upload(Client(), alice_token, "huge.tar.gz", os.urandom(400_000))
     assert status == 413
-    assert "over the 50,000-byte upload limit" in str(body["detail"])
+    assert "too large (0.4 MB): the limit is 0.05 MB" in str(body["detail"])
 
 
 def test_the_name_of_another_authors_bot_is_refused(

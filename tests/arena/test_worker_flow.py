@@ -10,13 +10,16 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
+from arena.accounts.services import token_create
 from arena.bots.models import BotVersion
 from arena.matches.models import Game
 from bots_sdk.engine import GameRecord
@@ -79,7 +82,20 @@ def test_a_new_author_submits_with_durak_submit_and_sees_the_bot_admitted_and_ra
     assert Client().get(f"/games/{game.pk}/").status_code == 200
 
 
-def test_durak_submit_says_what_is_wrong(live_server: object, tmp_path: Path) -> None:
+def test_durak_submit_says_what_is_wrong(live_server: object, tmp_path: Path, alice: User, settings: Any) -> None:
+    settings.ARENA_MAX_UPLOAD_BYTES = 50_000
+    token = token_create(user=alice, name="laptop")[1]
+    # Over the upload limit (the service's 413), and far over the request limit (refused unread: a 413 or a
+    # reset connection, as the server manages): "too large" with the limit as the form states it, both times.
+    for size in (60_000, 3_000_000):
+        heavy = scaffold(tmp_path / str(size), "heavy")
+        (heavy / "weights.bin").write_bytes(os.urandom(size))  # random: the tar.gz stays as large
+        too_large = subprocess.run(
+            [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(heavy), "--url", str(live_server),
+             "--token", token, "--no-wait"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        )
+        assert too_large.returncode == 2 and "too large (limit 0.05 MB)" in too_large.stderr, too_large.stderr
+        assert "cannot reach" not in too_large.stderr
     folder = scaffold(tmp_path, "lonely")
     bad_token = subprocess.run(
         [sys.executable, "-m", "bots_sdk.cli.main", "submit", str(folder), "--url", str(live_server), "--token", "x"],

@@ -150,8 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0: none)")
     parser.add_argument("--strong-ms", type=float, default=20.0,
                         help="strong's time per decision in ms (default 20; the arena's strong takes 200)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON object, last")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.deals, args.bootstrap = 4, 20
     if not 2 <= len(args.bots) <= 6:
         parser.error("--bots: a table seats 2 to 6 bots")
     if args.deals < 2:

@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+ENGINE = Path(__file__).resolve().parents[2] / "bots_sdk" / "engine"
+"""This checkout's engine: both sides by default, so ``--smoke`` runs with no arguments."""
+
 
 def load(source: Path, name: str, into: Path) -> ModuleType:
     """Import the engine package at ``source`` as ``name.engine``."""
@@ -48,15 +51,19 @@ def chunk(engine: ModuleType, preset: str, players: int, games: int, rng: random
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("a", type=Path, help="the first engine package directory (the base)")
-    parser.add_argument("b", type=Path, help="the second (the change)")
+    parser.add_argument("a", type=Path, nargs="?", default=ENGINE,
+                        help="the first engine package directory (the base; default this checkout's)")
+    parser.add_argument("b", type=Path, nargs="?", default=ENGINE, help="the second (the change; default the same)")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=200, help="games a chunk")
     parser.add_argument("--warm", type=int, default=5000, help="games each engine plays first")
     parser.add_argument("--rounds", type=int, default=30, help="chunks each engine plays, alternating")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
+    if args.smoke:
+        args.chunk, args.warm, args.rounds = 20, 20, 2
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
         engines = {"a": load(args.a, "engine_a", Path(tmp)), "b": load(args.b, "engine_b", Path(tmp))}

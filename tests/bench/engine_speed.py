@@ -202,8 +202,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="table size (repeatable; default 2, 4, 6)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of play per table size")
     parser.add_argument("--preset", default="classic")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.players = 0.2, [2]
     sizes = args.players or [n for n in (2, 4, 6) if n in PLAYER_COUNTS[args.preset]]
     rows = []
     for players in sizes:

@@ -1,9 +1,12 @@
 """gRPC latency of the bot contract over a unix socket.
 
-    .venv/bin/python tests/bench/grpc_latency.py [--decisions N] [--games G] [--json]
+    .venv/bin/python tests/bench/grpc_latency.py [--decisions N] [--games G] [--json] [--smoke]
 
-- ``median_ms`` / ``p99_ms``: one decision, referee to bot and back, with a full
-  observation (history included), the bot (``random``) in its own process.
+- ``median_ms`` / ``p99_ms``: one decision on the game's ``Play`` stream, referee to
+  bot and back, with a full observation (history included), the bot (``random``) in
+  its own process; ``unary_median_ms`` / ``unary_p99_ms``: the same decisions with the
+  unary ``Act`` call (what a bot that does not offer the stream gets). The two paths
+  alternate in rounds against the same process, so load on the machine hits both alike.
 - ``games_per_s_grpc`` against ``games_per_s_inprocess``: whole two-player games of
   ``random`` vs ``random``, both bots served as processes, against the same games
   in-process; ``overhead_ms_per_decision`` is the difference per decision.
@@ -28,6 +31,7 @@ from bots_sdk.cli.progress import Progress
 from bots_sdk.engine import Game, Observation, Rules
 from bots_sdk.local import play_game
 from bots_sdk.process import BotProcess
+from bots_sdk.remote import RemoteBot
 
 
 def observations(count: int) -> list[Observation]:
@@ -46,28 +50,39 @@ def observations(count: int) -> list[Observation]:
     return found[:count]
 
 
-def decision_latency(count: int) -> tuple[float, float, float]:
+def percentile(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def decision_latency(count: int, rounds: int = 4) -> tuple[dict[str, list[float]], float]:
+    """Milliseconds per decision on each path (``stream``, ``unary``), and the health-check floor."""
     samples = observations(count)
+    times: dict[str, list[float]] = {"stream": [], "unary": []}
     with BotProcess(load_spec("random")) as process:
         process.wait_serving()
-        bot = process.bot
-        bot.hello()
+        clients = {"stream": process.bot, "unary": RemoteBot(process.address, stream=False)}
+        for client in clients.values():
+            client.hello()
+        assert clients["stream"].play, "the random bot does not offer the Play stream"
         floor = []
         for _ in range(count):
             started = time.perf_counter()
-            bot.wait_serving()
+            process.bot.wait_serving()
             floor.append((time.perf_counter() - started) * 1000)
-        times = []
-        with Progress(count, "decisions") as bar:
-            for observation in samples:
-                if observation.bout == 1 and not observation.history:
-                    bot.start_game(observation.seat, observation.rules)
-                started = time.perf_counter()
-                bot.choose_action(observation)
-                times.append((time.perf_counter() - started) * 1000)
-                bar.advance()
-    times.sort()
-    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))], statistics.median(floor)
+        per_round = max(1, count // rounds)
+        with Progress(2 * count, "decisions") as bar:
+            for first in range(0, count, per_round):
+                for path, bot in clients.items():
+                    for observation in samples[first:first + per_round]:
+                        if observation.bout == 1 and not observation.history:
+                            bot.start_game(observation.seat, observation.rules)
+                        started = time.perf_counter()
+                        bot.choose_action(observation)
+                        times[path].append((time.perf_counter() - started) * 1000)
+                        bar.advance()
+        clients["unary"].close()
+    return times, statistics.median(floor)
 
 
 def game_speed(games: int) -> tuple[float, float, float]:
@@ -110,13 +125,20 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=3000)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a few of everything: that it runs, in seconds")
     args = parser.parse_args()
-    median, p99, floor = decision_latency(args.decisions)
+    if args.smoke:
+        args.decisions, args.games = 200, 2
+    times, floor = decision_latency(args.decisions)
+    median, p99 = statistics.median(times["stream"]), percentile(times["stream"], 0.99)
+    unary_median, unary_p99 = statistics.median(times["unary"]), percentile(times["unary"], 0.99)
     remote, local, overhead = game_speed(args.games)
-    starts = start_times(sorted(REFERENCE_BOTS))
+    starts = start_times(["random"] if args.smoke else sorted(REFERENCE_BOTS), repeats=1 if args.smoke else 5)
     print(f"{'figure':<34} {'value':>12}")
-    print(f"{'decision median (ms)':<34} {median:>12.3f}")
-    print(f"{'decision p99 (ms)':<34} {p99:>12.3f}")
+    print(f"{'decision median, stream (ms)':<34} {median:>12.3f}")
+    print(f"{'decision p99, stream (ms)':<34} {p99:>12.3f}")
+    print(f"{'decision median, unary (ms)':<34} {unary_median:>12.3f}")
+    print(f"{'decision p99, unary (ms)':<34} {unary_p99:>12.3f}")
     print(f"{'gRPC floor: health check (ms)':<34} {floor:>12.3f}")
     print(f"{'games/s over gRPC (random x2)':<34} {remote:>12.1f}")
     print(f"{'games/s in-process':<34} {local:>12.1f}")
@@ -125,7 +147,8 @@ def main() -> None:
         print(f"{'start to SERVING, ' + name + ' (ms)':<34} {ms:>12.0f}")
     if args.json:
         print(json.dumps({
-            "median_ms": round(median, 3), "p99_ms": round(p99, 3), "floor_ms": round(floor, 3),
+            "median_ms": round(median, 3), "p99_ms": round(p99, 3),
+            "unary_median_ms": round(unary_median, 3), "unary_p99_ms": round(unary_p99, 3), "floor_ms": round(floor, 3),
             "games_per_s_grpc": round(remote, 1),
             "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),
             "start_ms": {name: round(ms) for name, ms in starts.items()},

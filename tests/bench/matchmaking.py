@@ -11,18 +11,18 @@ pass's p95 and max, its query count, games per bot mean and median, bots that ne
 wait between two rated matches, starved bot-minutes, how soon a newly admitted version gets its first
 ladder match, and how close in rating the tables are compared with random tables.
 
-The benchmark owns a PostgreSQL database (``durak_mm_bench`` by default), made afresh on every run (it
-refuses to drop a database it did not make). It seeds ``--bots`` bot versions of ``--authors`` authors plus
-the reference bots, each with a hidden strength and a rating on every ladder of the mix (a steady arena:
-established ratings, ladder history, last games within the past half hour). Nothing is played and nothing
-is enqueued (the match task's ``delay`` is stubbed): the simulation is a clock of whole minutes, and every
-minute it runs one ``matchmaking_pass(now=...)``; ``--workers`` referee processes take the queued ladder
-matches in creation order, and a match lasts ``games x --game-s`` seconds (each deal in every rotation),
-after which it is marked done at its simulated finish time and its games' results (the durak drawn from the
-seats' hidden strengths by the rating model) go through the real per-game rating update, so ratings and
-standard errors move as they would live. ``--new-bots`` versions are admitted at random times of the day
-(active, with an admission rating on classic-2) to time their first ladder match. The first
-``--warmup-min`` simulated minutes are not counted.
+The benchmark owns a PostgreSQL database (``durak_mm_bench`` by default), emptied at the start of every run
+(made on the first; it refuses to drop a database it did not make). It seeds ``--bots`` bot versions of
+``--authors`` authors plus the reference bots, each with a hidden strength and a rating on every ladder of the
+mix (a steady arena: established ratings, ladder history, last games within the past half hour). Nothing is
+played and nothing is enqueued (the match task's ``delay`` is stubbed): the simulation is a clock of whole
+minutes, and every minute it runs one ``matchmaking_pass(now=...)``; ``--workers`` referee processes take the
+queued ladder matches in creation order, and a match lasts ``games x --game-s`` seconds (each deal in every
+rotation), after which it is marked done at its simulated finish time and its games' results (the durak drawn
+from the seats' hidden strengths by the rating model) go through the real per-game rating update, so ratings
+and standard errors move as they would live. ``--new-bots`` versions are admitted at random times of the day
+(active, with an admission rating on classic-2) to time their first ladder match. The first ``--warmup-min``
+simulated minutes are not counted.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ REFERENCE_STRENGTH = {"random": 1150.0, "gentle": 1500.0, "strong": 1700.0}
 
 
 def prepare_database(url: str) -> None:
-    """Drop (if this benchmark made it) and create the benchmark's database."""
+    """An empty database for the benchmark: its own from an earlier run emptied (the schema kept, so migrating
+    is a quick no-op), else made afresh (dropping one only if this benchmark made it)."""
     name = str(conninfo_to_dict(url).get("dbname") or "")
     if not name:
         raise SystemExit(f"--database-url {url!r}: no database name")
@@ -70,13 +71,20 @@ def prepare_database(url: str) -> None:
         row = conn.execute(
             "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
-        if row is not None:
-            if str(row[0] or "") != MARKER:
-                with psycopg.connect(url) as db:
-                    tables = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
-                if tables and tables[0]:
-                    raise SystemExit(f"refusing to drop database {name!r}: it holds tables and was not made by "
-                                     "this benchmark; pass another --database-url")
+        if row is not None and str(row[0] or "") == MARKER:
+            with psycopg.connect(url, autocommit=True) as db:
+                names = [t for (t,) in db.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'django_migrations'")]
+                if names:
+                    db.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
+                        sql.SQL(", ").join(sql.Identifier(t) for t in names)))
+            return
+        if row is not None:  # not made by this benchmark: dropped only if it holds nothing
+            with psycopg.connect(url) as db:
+                tables = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+            if tables and tables[0]:
+                raise SystemExit(f"refusing to drop database {name!r}: it holds tables and was not made by "
+                                 "this benchmark; pass another --database-url")
             conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         conn.execute(sql.SQL("COMMENT ON DATABASE {} IS {}").format(sql.Identifier(name), sql.Literal(MARKER)))
@@ -257,25 +265,35 @@ class Day:
 
 
 def finish_match(match: Match, versions: list[int], at: datetime, arena: Arena, rng: random.Random) -> int:
-    """Mark the match done at ``at`` and put its games' results through the real per-game rating update."""
+    """Mark the match done at ``at`` and put its games' results through the real per-game rating update.
+
+    The games are laid out as the referee plays them: every deal in every rotation of the entrants, seats
+    from ``seat_order`` (on a team ladder each entrant is a team and plays all its seats). The losing side
+    is drawn from the entrants' hidden strengths; the durak seat is one of that side's seats.
+    """
     from arena.matches.models import Game, GameSeat, Match
     from arena.ratings import maths
     from arena.ratings.services import ratings_apply_games
+    from bots_sdk.engine import Rules
+    from bots_sdk.match import seat_order
 
     Match.objects.filter(pk=match.pk).update(status=Match.Status.DONE, finished=at)
     games: list[Game] = []
     seats: list[GameSeat] = []
-    players = len(versions)
+    entrants = len(versions)
+    rules = Rules.preset(match.preset, match.players)
     p = maths.expected_durak([arena.strength[v] for v in versions])
-    for number in range(match.deals * players):
-        durak = rng.choices(range(players), weights=p)[0]
-        rotation = number % players
-        game = Game(pk=-(number + 1), match_id=match.pk, number=number, deal=number // players, rotation=rotation,
-                    preset=match.preset, players=players, rated=True, durak_seat=durak, reason="normal",
+    for number in range(match.deals * entrants):
+        rotation = number % entrants
+        order = seat_order(rules, entrants, -rotation)  # seat s holds entrant order[s]
+        loser = rng.choices(range(entrants), weights=p)[0]
+        durak = rng.choice([seat for seat, entrant in enumerate(order) if entrant == loser])
+        game = Game(pk=-(number + 1), match_id=match.pk, number=number, deal=number // entrants, rotation=rotation,
+                    preset=match.preset, players=match.players, rated=True, durak_seat=durak, reason="normal",
                     record={}, finished=at)
         games.append(game)
-        for seat in range(players):
-            version = versions[(seat + rotation) % players]
+        for seat, entrant in enumerate(order):
+            version = versions[entrant]
             seats.append(GameSeat(game_id=game.pk, seat=seat, version_id=version, durak=seat == durak))
     ratings_apply_games(games=games, seats=seats)  # writes ratings and history points only (games unsaved)
     return len(games)
@@ -306,7 +324,7 @@ def simulate(args: argparse.Namespace, arena: Arena, start: datetime) -> Day:
 
     def begin(match_id: int, at: float) -> None:
         match = info[match_id]
-        games = match.deals * match.players
+        games = match.deals * len(seated[match_id])  # every deal in every rotation of the entrants
         duration = games * args.game_s / 60 * rng.uniform(0.7, 1.3)
         running.append(Running(match_id, at, at + duration))
         Match.objects.filter(pk=match_id).update(status=Match.Status.RUNNING, started=minute_at(at))
@@ -485,8 +503,11 @@ def main() -> None:
     parser.add_argument("--warmup-min", type=int, default=60, help="simulated minutes first, not counted")
     parser.add_argument("--passes", type=int, default=40, help="full passes timed on their own")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
+    if args.smoke:
+        args.bots, args.authors, args.new_bots, args.hours, args.warmup_min, args.passes = 10, 3, 1, 0.1, 2, 2
     if args.authors < 2 or args.bots < args.authors:
         parser.error("--authors: at least 2, and no more than --bots")
 

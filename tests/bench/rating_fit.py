@@ -88,8 +88,11 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=200, help="bots in the pool")
     parser.add_argument("--spread", type=float, default=200.0, help="SD of the true ratings around 1500")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.bots = 2000, 20
     print(f"simulating {args.games:,} games among {args.bots} bots ...", file=sys.stderr)
     row = measure(args.games, args.bots, args.spread, args.seed)
     header = list(row)

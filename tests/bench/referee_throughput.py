@@ -1,6 +1,6 @@
 """Referee throughput with sandboxed bots (bubblewrap), one core per worker process.
 
-    .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--json]
+    .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--rounds R] [--json] [--smoke]
 
 - ``games_per_s``: two-player ``gentle`` vs ``gentle`` games per second in one worker
   process, both bots sandboxed and served over gRPC (duplicate deals, bots started once).
@@ -9,6 +9,14 @@
 - ``start_ms_median``: sandbox start to SERVING; ``kill_ms_median``: kill to nothing left.
 - ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
   than one (2.0 would be perfect on two cores).
+- ``fresh_vs_kept``: games per second with fresh bots for every seat rotation (the
+  referee, ``play_spec``) against the referee before it (``play_keeping_bots``: each bot
+  started once for the whole match), alternating in one run, for a several-deal duplicate
+  match and a one-deal ladder match (where the extra starts weigh most), each with bots
+  that answer at once and with one that thinks (``WORKLOADS``), and their ratio.
+  ``DURAK_START_AHEAD`` applies as in the worker.
+
+``--smoke`` runs every part once, as small as it goes (seconds), to show the benchmark still works.
 """
 
 from __future__ import annotations
@@ -24,9 +32,19 @@ from bots_sdk.bots import make_bot
 from bots_sdk.cli.progress import Progress
 from bots_sdk.engine import Rules
 from bots_sdk.local import play_game
+from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
-from worker.referee.launch import launcher_for
-from worker.referee.match import MatchSpec, play_spec
+from worker.referee.launch import Launcher, launcher_for
+from worker.referee.match import (
+    GameResult,
+    MatchSpec,
+    RunningBot,
+    _play_one,
+    bot_spec,
+    play_spec,
+    seat_bots,
+    stop_all,
+)
 from worker.sandbox import make_sandbox
 
 
@@ -91,17 +109,66 @@ def _warm_up(_: int) -> None:
     launcher_for("bwrap")
 
 
+def play_keeping_bots(spec: MatchSpec, launcher: Launcher) -> list[GameResult]:
+    """The referee before fresh bots per rotation: each bot started once and kept for every deal and rotation."""
+    rules = spec.rules
+    entrants = len(spec.bots)
+    bots = [[RunningBot(bot_spec(argument)) for _ in range(rules.players // entrants)] for argument in spec.bots]
+    results = []
+    try:
+        for deal in range(spec.deals):
+            for rotation in range(entrants if spec.duplicate else 1):
+                order = tuple(seat_order(rules, entrants, -rotation))
+                results.append(_play_one(spec, rules, launcher, seat_bots(bots, order), deal, rotation, order))
+    finally:
+        stop_all(bots)
+    return results
+
+
+WORKLOADS = {
+    "gentle x2, duplicate 4 deals": (("gentle", "gentle"), 4),
+    "gentle x2, ladder 1 deal": (("gentle", "gentle"), 1),
+    "strong v gentle, duplicate 2 deals": (("strong", "gentle"), 2),
+    "strong v gentle, ladder 1 deal": (("strong", "gentle"), 1),
+}
+"""The compared matches (both seatings of every deal): gentle answers at once, so its games are shorter than
+a start and the starts weigh most; strong thinks up to 200 ms a decision, as bots using their clock do."""
+SMOKE_WORKLOADS = ("gentle x2, ladder 1 deal",)
+
+
+def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int) -> tuple[float, float]:
+    """Games per second of ``play_spec`` and of ``play_keeping_bots`` over ``rounds`` matches each, played
+    alternately (which goes first alternates too) so a change in the machine's load hits both alike."""
+    launcher = launcher_for("bwrap")
+    seconds = {play_spec: 0.0, play_keeping_bots: 0.0}
+    games = dict.fromkeys(seconds, 0)
+    for round_ in range(rounds):
+        pair = [play_spec, play_keeping_bots]
+        for play in pair if round_ % 2 == 0 else pair[::-1]:
+            spec = MatchSpec(bots, deals=deals, seed=f"fresh-{round_}")
+            began = time.perf_counter()
+            games[play] += len(play(spec, launcher))
+            seconds[play] += time.perf_counter() - began
+    return games[play_spec] / seconds[play_spec], games[play_keeping_bots] / seconds[play_keeping_bots]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
+    parser.add_argument("--rounds", type=int, default=2, help="matches per side in each fresh-vs-kept comparison")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="everything once, as small as it goes")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.starts, args.matches, args.rounds = 2, 1, 2, 1
     games_per_s, sandboxed = sandboxed_games(args.games)
     overhead_ms = (sandboxed - in_process_seconds_per_decision(args.games)) * 1000
     start_ms, kill_ms = start_and_kill(args.starts)
     factor = scaling(args.matches)
+    compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
+                if not args.smoke or name in SMOKE_WORKLOADS}
     rows = [
         ("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
         ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
@@ -109,6 +176,12 @@ def main() -> None:
         ("kill to nothing left, median (ms)", f"{kill_ms:.1f}"),
         ("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
     ]
+    for name, (fresh, kept) in compared.items():
+        rows += [
+            (f"{name}: games/s, bots kept all match", f"{kept:.2f}"),
+            (f"{name}: games/s, fresh bots per rotation", f"{fresh:.2f}"),
+            (f"{name}: fresh / kept (x)", f"{fresh / kept:.2f}"),
+        ]
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value:>10}")
@@ -117,6 +190,8 @@ def main() -> None:
             "games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
             "start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1),
             "scaling_2_workers": round(factor, 2),
+            "fresh_vs_kept": {name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),
+                                     "ratio": round(fresh / kept, 3)} for name, (fresh, kept) in compared.items()},
         }))
 
 

@@ -199,8 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games-scale", "--scale", type=float, default=1.0, dest="scale",
                         help="fraction of the source's game counts to play (default 1.0: 3000/2300/1600)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON object, last")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.scale = 0.01
     if args.scale <= 0:
         parser.error("--games-scale must be positive")
     started = time.perf_counter()

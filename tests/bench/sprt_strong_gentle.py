@@ -157,8 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pairs", type=int, default=2000, help="stop undecided after this many pairs")
     parser.add_argument("--workers", type=int, default=2, help="processes playing pairs in parallel")
     parser.add_argument("--budget-ms", type=float, default=200.0, help="strong's time budget per decision")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.max_pairs, args.workers, args.budget_ms = 2, 1, 5.0
     if not args.elo0 < args.elo1:
         parser.error("--elo0 must be below --elo1")
     summary = run(args)

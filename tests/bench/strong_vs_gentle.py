@@ -132,8 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs to play (2 games each)")
     parser.add_argument("--budget-ms", type=float, default=100.0, help="strong's time budget per decision")
     parser.add_argument("--workers", type=int, default=1, help="processes playing pairs in parallel")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.pairs, args.workers, args.budget_ms = 1, 1, 5.0
     started = time.perf_counter()
     results: list[PairResult] = []
     with Progress(args.pairs, "pairs") as progress:

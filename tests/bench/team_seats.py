@@ -120,8 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=3000, help="games per table (default 3000)")
     parser.add_argument("--jobs", type=int, default=2, help="tables played at once (processes, default 2)")
+    parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON object, last")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.jobs = 5, 1
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be positive")
     started = time.perf_counter()

@@ -33,8 +33,12 @@ def run_until_serving(env: dict[str, str], port: int, log: Path) -> subprocess.P
 
 
 def stop(process: subprocess.Popen[str], marker: str) -> None:
+    """Ctrl-C: the launcher and every process it started are gone within 5 s."""
+    began = time.monotonic()
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 0
+    took = time.monotonic() - began
+    assert took <= 5, f"Ctrl-C took {took:.1f} s to stop the arena"
     time.sleep(0.5)
     assert not marked(marker), "processes of the arena outlived its Ctrl-C"
 

@@ -152,7 +152,7 @@ def get_json(url: str) -> Any:
 
 def healthy(base: str) -> bool:
     try:
-        return bool(get_json(base + "/healthz") == {"database": "ok", "broker": "ok"})
+        return bool(get_json(base + "/healthz") == {"status": "up"})
     except OSError:
         return False
 

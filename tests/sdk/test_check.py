@@ -78,16 +78,20 @@ def checks(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CheckRun]:
         with open(log, "wb") as out, open(root / f"{name}.err", "wb") as err:
             running[name] = (subprocess.Popen(argv, cwd=root, stdout=out, stderr=err), log, time.perf_counter())
     results: dict[str, CheckRun] = {}
-    for name, (process, log, started) in running.items():
-        try:
-            status = process.wait(timeout=150)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    deadline = time.perf_counter() + 150
+    while running:  # each run's time is taken when it ends, not when the loop gets to it
+        for name, (process, log, started) in list(running.items()):
+            if process.poll() is None and time.perf_counter() < deadline:
+                continue
+            if process.poll() is None:
+                process.kill()
             status = process.wait()
-        results[name] = CheckRun(
-            status, log.read_text(errors="replace"), (root / f"{name}.err").read_text(errors="replace"),
-            time.perf_counter() - started,
-        )
+            results[name] = CheckRun(
+                status, log.read_text(errors="replace"), (root / f"{name}.err").read_text(errors="replace"),
+                time.perf_counter() - started,
+            )
+            del running[name]
+        time.sleep(0.05)
     return results
 
 
@@ -96,6 +100,7 @@ def test_the_scaffold_of_durak_new_passes(checks: dict[str, CheckRun]) -> None:
     assert run.status == 0, run.out + run.err
     assert "good_bot: SERVING after" in run.out
     assert "hello from 'good_bot' version '1' (bots_sdk" in run.out
+    assert "good_bot: offers the Play stream: games alternate between the stream and the unary calls" in run.out
     assert f"good_bot: passed {GAMES} games with 0 violation(s)" in run.out
     assert "VIOLATION" not in run.out + run.err
 
@@ -122,12 +127,21 @@ def test_a_faulty_bot_fails_with_the_problem_seed_and_step(checks: dict[str, Che
 
 @pytest.mark.parametrize("name", ONCE)
 def test_after_a_fault_the_check_restarts_the_bot_and_plays_on(checks: dict[str, CheckRun], name: str) -> None:
+    """The fault comes in the first game, which is played on the Play stream: each fault over the stream."""
     run = checks[name]
+    assert f"{name}: offers the Play stream" in run.out
     assert run.status == 1, run.out + run.err
     violations = run.violations()
     assert len(violations) == 1, run.out  # the bot faults once; the restarted process plays cleanly
     assert violations[0]["seed"] == CHECK_GAMES[0].seed
     assert "decisions: median" in run.out  # the other games were played and timed
+
+
+@pytest.mark.parametrize("name", ["raw_empty", "raw_kind99"])
+def test_a_bot_with_only_the_unary_calls_is_played_with_them(checks: dict[str, CheckRun], name: str) -> None:
+    run = checks[name]
+    assert f"{name}: does not offer the Play stream: every game with the unary calls" in run.out
+    assert len(run.violations()) == GAMES  # every game reached the bot's (malformed) answers
 
 
 def test_a_crash_shows_the_bots_own_traceback(checks: dict[str, CheckRun]) -> None:

@@ -53,26 +53,37 @@ def served_factory(tmp_path: Path) -> Iterator[list[Served]]:
         item.server.stop(grace=0.2)
 
 
-def start(started: list[Served], tmp_path: Path, bot: Bot, limits: Limits | None = None) -> Served:
+def start(
+    started: list[Served], tmp_path: Path, bot: Bot, limits: Limits | None = None, stream: bool = True
+) -> Served:
+    """Serve ``bot``; with ``stream`` the client plays on the Play stream (after hello), else with unary calls."""
     address = str(tmp_path / f"bot{len(started)}.sock")
     server = BotServer(bot, address).start()
-    remote = RemoteBot(address, limits or Limits(), label="served")
+    remote = RemoteBot(address, limits or Limits(), label="served", stream=stream)
     item = Served(bot, server, remote, address)
     started.append(item)
     remote.wait_serving(timeout=5)
+    if stream:
+        remote.hello()
+        assert remote.play
     return item
+
+
+PATHS = pytest.mark.parametrize("stream", [True, False], ids=["stream", "unary"])
+"""Run a test on both paths of the contract: the Play stream and the unary calls."""
 
 
 # ------------------------------------------------------------------ hello and health
 
 
 def test_wait_serving_and_hello(served_factory: list[Served], tmp_path: Path) -> None:
-    item = start(served_factory, tmp_path, MinBot())
+    item = start(served_factory, tmp_path, MinBot(), stream=False)
     assert item.remote.name == "served"
     assert 0 <= item.remote.wait_serving() < 5
     reply = item.remote.hello()
     assert (reply.name, reply.version, reply.sdk) == ("minbot", "7", f"bots_sdk {SDK_VERSION}")
     assert (item.remote.name, item.remote.version, item.remote.sdk) == ("minbot", "7", f"bots_sdk {SDK_VERSION}")
+    assert reply.play and item.remote.play and not item.remote.stream  # offered; this client plays unary
 
 
 def test_health_check_names_the_services(served_factory: list[Served], tmp_path: Path) -> None:
@@ -143,13 +154,14 @@ def test_an_address_it_cannot_listen_on_is_an_os_error(tmp_path: Path) -> None:
 GAMES = [("classic", 2, 1), ("classic", 3, 2), ("transfer", 2, 3), ("pagat", 2, 4), ("house", 3, 5), ("kawu", 2, 6)]
 
 
+@PATHS
 @pytest.mark.parametrize(("preset", "players", "seed"), GAMES)
 def test_a_served_bot_plays_exactly_as_in_process(
-    served_factory: list[Served], tmp_path: Path, preset: str, players: int, seed: int
+    served_factory: list[Served], tmp_path: Path, preset: str, players: int, seed: int, stream: bool
 ) -> None:
     rules = Rules.preset(preset, players=players)
     served_bot, local_bot = MinBot(), MinBot()
-    item = start(served_factory, tmp_path, served_bot)
+    item = start(served_factory, tmp_path, served_bot, stream=stream)
     item.remote.hello()
 
     def opponents() -> list[Bot]:
@@ -177,10 +189,13 @@ def test_a_served_bot_plays_exactly_as_in_process(
     assert served_bot.ended[0][0] == local_bot.ended[0][0] == outcome
 
 
-def test_end_game_gets_the_same_final_view_as_in_process(served_factory: list[Served], tmp_path: Path) -> None:
+@PATHS
+def test_end_game_gets_the_same_final_view_as_in_process(
+    served_factory: list[Served], tmp_path: Path, stream: bool
+) -> None:
     rules = Rules.preset("classic", players=2)
     served_bot, local_bot = MinBot(), MinBot()
-    item = start(served_factory, tmp_path, served_bot)
+    item = start(served_factory, tmp_path, served_bot, stream=stream)
     play_game(rules, [item.remote, make_bot("random", 1)], seed=11)
     play_game(rules, [local_bot, make_bot("random", 1)], seed=11)
     (_, remote_view), (_, local_view) = served_bot.ended[0], local_bot.ended[0]
@@ -188,9 +203,10 @@ def test_end_game_gets_the_same_final_view_as_in_process(served_factory: list[Se
     assert observation_differences(remote_view, local_view, ignore=("time_left", "bank_left")) == []
 
 
-def test_several_games_in_a_row_on_one_connection(served_factory: list[Served], tmp_path: Path) -> None:
+@PATHS
+def test_several_games_in_a_row_on_one_connection(served_factory: list[Served], tmp_path: Path, stream: bool) -> None:
     bot = MinBot()
-    item = start(served_factory, tmp_path, bot)
+    item = start(served_factory, tmp_path, bot, stream=stream)
     rules = Rules.preset("transfer", players=2)
     for seed in range(4):
         outcome = play_game(rules, [make_bot("random", seed), item.remote], seed=seed).game.outcome
@@ -215,10 +231,11 @@ class SleepyBot(MinBot):
         return super().choose_action(observation)
 
 
-def test_a_slow_move_spends_the_bank(served_factory: list[Served], tmp_path: Path) -> None:
+@PATHS
+def test_a_slow_move_spends_the_bank(served_factory: list[Served], tmp_path: Path, stream: bool) -> None:
     limits = Limits(move_s=0.2, bank_s=0.6)
     bot = SleepyBot(0.5)
-    item = start(served_factory, tmp_path, bot, limits)
+    item = start(served_factory, tmp_path, bot, limits, stream=stream)
     outcome = play_game(Rules.preset("classic", players=2), [item.remote, make_bot("random", 3)], seed=3).game.outcome
     assert outcome is not None and outcome.offender is None, outcome
     assert len(bot.seen) > 3
@@ -228,9 +245,12 @@ def test_a_slow_move_spends_the_bank(served_factory: list[Served], tmp_path: Pat
     assert item.remote.bank_left == pytest.approx(limits.bank_s - spent, abs=0.08)
 
 
-def test_a_move_past_the_limit_and_the_bank_is_a_timeout(served_factory: list[Served], tmp_path: Path) -> None:
+@PATHS
+def test_a_move_past_the_limit_and_the_bank_is_a_timeout(
+    served_factory: list[Served], tmp_path: Path, stream: bool
+) -> None:
     limits = Limits(move_s=0.2, bank_s=0.3)
-    item = start(served_factory, tmp_path, SleepyBot(1.0), limits)
+    item = start(served_factory, tmp_path, SleepyBot(1.0), limits, stream=stream)
     started = time.perf_counter()
     played = play_game(Rules.preset("classic", players=2), [item.remote, make_bot("random", 3)], seed=3)
     outcome = played.game.outcome
@@ -238,6 +258,35 @@ def test_a_move_past_the_limit_and_the_bank_is_a_timeout(served_factory: list[Se
     assert (outcome.reason, outcome.offender, outcome.durak) == (Reason.TIMEOUT, 0, 0)
     assert outcome.detail == "no answer within 0.5 s"
     assert time.perf_counter() - started < 3
+
+
+def test_on_the_stream_a_timeout_is_at_the_deadline_and_the_next_game_plays(
+    served_factory: list[Served], tmp_path: Path
+) -> None:
+    """The stream's reads have no deadline of their own: the watchdog must cut the late read at the limit."""
+    limits = Limits(move_s=0.1, bank_s=0.1)
+    bot = SleepyBot(0.6)
+    item = start(served_factory, tmp_path, bot, limits)
+    ask = item.remote.choose_action
+    waited: list[float] = []
+
+    def timed(observation: Observation) -> Action:
+        started = time.perf_counter()
+        try:
+            return ask(observation)
+        finally:
+            waited.append(time.perf_counter() - started)
+
+    item.remote.choose_action = timed  # type: ignore[method-assign]
+    rules = Rules.preset("classic", players=2)
+    outcome = play_game(rules, [item.remote, make_bot("random", 3)], seed=3).game.outcome
+    assert outcome is not None and (outcome.reason, outcome.offender) == (Reason.TIMEOUT, 0)
+    assert outcome.detail == "no answer within 0.2 s"
+    assert 0.2 <= waited[-1] < 0.45, waited[-1]
+    bot.seconds = 0.0  # the bot wakes up; the next game is a new stream on the same connection
+    time.sleep(0.5)
+    outcome = play_game(rules, [item.remote, make_bot("random", 3)], seed=4).game.outcome
+    assert outcome is not None and outcome.offender is None, outcome
 
 
 # ------------------------------------------------------------------ faults: the same in-process and over gRPC
@@ -279,11 +328,12 @@ class StartCrashBot(MinBot):
     ],
     ids=["crash", "illegal", "start_crash", "wrong_type"],
 )
+@PATHS
 def test_a_fault_is_classified_the_same_in_process_and_over_grpc(
-    served_factory: list[Served], tmp_path: Path, make: type[Bot], reason: Reason, words: str
+    served_factory: list[Served], tmp_path: Path, make: type[Bot], reason: Reason, words: str, stream: bool
 ) -> None:
     rules = Rules.preset("classic", players=2)
-    item = start(served_factory, tmp_path, make())
+    item = start(served_factory, tmp_path, make(), stream=stream)
     local = play_game(rules, [make(), make_bot("random", 1)], seed=5).game.outcome
     remote = play_game(rules, [item.remote, make_bot("random", 1)], seed=5).game.outcome
     assert local is not None and remote is not None

@@ -29,7 +29,7 @@ from bots_sdk.local import play_game
 from bots_sdk.remote import Limits
 from worker import build as build_module
 from worker.build import BuildError, BuildLimits, IndexUnreachable, build, unpack
-from worker.builds import install
+from worker.builds import install, space
 from worker.builds.install import install_argv, sanitize_requirements
 from worker.sandbox import SandboxUnavailable, procs
 from worker.sandbox.bwrap import BwrapSandbox
@@ -416,6 +416,7 @@ def test_requirements_build_a_venv_offline_in_the_sandbox(
         return real_popen(argv, *args, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", spy)  # install.py calls subprocess.Popen
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # where the worker's pip would cache wheels
     started = time.perf_counter()
     built = build(bot_zip(tmp_path, "six==1.16.0\n"), store, sandbox)
     elapsed = time.perf_counter() - started
@@ -427,6 +428,8 @@ def test_requirements_build_a_venv_offline_in_the_sandbox(
     assert writable_by_anyone(built.path) == [], "the stored bot is read-only"
     assert all(p.lstat().st_uid == 0 for p in [built.path, *built.path.rglob("*")]), "and root-owned"
     assert not (built.path / "wheels").exists() and not any(store.glob(".building-*"))
+    assert not (tmp_path / "cache").exists(), "pip cached nothing for later builds outside the store"
+    assert build_mounts() == []
     result = run_in_sandbox(built.venv, built.src, "import six, grpc, bots_sdk, sys; print(six.__file__, sys.prefix)",
                             BUILD_FIRST_UID + BUILD_SLOTS - 1)
     assert result.returncode == 0, result.stderr
@@ -437,6 +440,60 @@ def test_requirements_build_a_venv_offline_in_the_sandbox(
     assert again.cached and again.path == built.path
     assert launched == [], "a cache hit neither downloads nor installs"
     print(f"build with six: {elapsed:.1f} s")
+
+
+def build_mounts() -> list[str]:
+    """The capped build folders (worker/builds/space.py) mounted now: none may outlive its build."""
+    with open("/proc/self/mountinfo") as mounts:
+        return [line for line in mounts if " durak-build " in line]
+
+
+def test_a_requirement_over_the_download_limit_stops_while_streaming(
+    sandbox: BwrapSandbox, pypi: None, store: Path, tmp_path: Path
+) -> None:
+    """six's wheel is 11 kB: with an 8 kB limit the kernel refuses the write that crosses it, mid-download."""
+    with pytest.raises(BuildError) as caught:
+        build(bot_zip(tmp_path, "six==1.16.0\n"), store, sandbox, BuildLimits(wheelhouse_bytes=8_000))
+    message = str(caught.value)
+    assert "the wheels weigh more than the 0.008 MB download limit; the download stopped there" in message
+    assert "No space left on device" in message
+    assert list(store.iterdir()) == [] and build_mounts() == []
+
+
+def test_an_install_over_the_venv_limit_stops_while_writing(
+    sandbox: BwrapSandbox, pypi: None, store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wheel that unpacks far more than it weighs (played by a writer in pip's place) fills its capped venv
+    folder, never the store's disk: the write that crosses the limit fails and the build says which limit."""
+    runtime = sum(p.lstat().st_size for p in sandbox.runtime.rglob("*"))
+    limit = runtime + 2_000_000
+    writer = "open('/bot/venv/blob', 'wb').write(bytes(8_000_000))"
+    monkeypatch.setattr(install, "install_command", lambda: ["/bot/venv/bin/python", "-c", writer])
+    with pytest.raises(BuildError) as caught:
+        build(bot_zip(tmp_path, "six==1.16.0\n"), store, sandbox, BuildLimits(venv_bytes=limit))
+    message = str(caught.value)
+    assert f"the installed venv would weigh more than the {limit / 1e6:g} MB limit" in message
+    assert "No space left on device" in message
+    assert list(store.iterdir()) == [] and build_mounts() == []
+
+
+def test_a_build_clears_the_capped_folders_of_an_abandoned_build(store: Path, tmp_path: Path) -> None:
+    """A worker killed mid-build leaves its build folder and a mounted tmpfs: the next build removes both,
+    and leaves a recent build folder (another worker's, in progress) alone."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting the capped folders needs root")
+    abandoned = store / ".building-killed"
+    abandoned.mkdir()
+    (abandoned / "wheels").mkdir()
+    assert space._mount(abandoned / "wheels", 1_000_000) is None
+    (abandoned / "wheels" / "half.whl").write_bytes(bytes(1000))
+    long_ago = time.time() - 3600
+    os.utime(abandoned, (long_ago, long_ago))
+    in_progress = store / ".building-running"
+    in_progress.mkdir()
+    build(bot_zip(tmp_path, None, "print(1)\n"), store)
+    assert not abandoned.exists() and build_mounts() == []
+    assert in_progress.is_dir()
 
 
 def test_the_install_sandbox_has_no_network(

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from celery import Celery
 
 from bots_sdk.engine import GameRecord
 from bots_sdk.engine.replay import replay
+from tests.e2e.processes import marked
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKER = "redis://127.0.0.1:6379/15"
@@ -55,9 +57,14 @@ def sender() -> Celery:
     return Celery("sender", broker=BROKER, backend=BROKER)
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
+def stop(process: subprocess.Popen[bytes], warm: bool = False) -> None:
+    """SIGTERM to the worker's whole group; ``warm``: to its main process only, so an idle pool child reports
+    what it did before it goes (a child killed first has its last task logged as lost)."""
     if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
+        if warm:
+            os.kill(process.pid, signal.SIGTERM)
+        else:
+            os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -87,16 +94,16 @@ def test_a_worker_plays_a_match_spec_and_returns_replayable_records(
     assert worker.returncode is not None
 
 
-def bot_processes() -> set[int]:
-    """Pids of processes serving bots (the reference bots run as ``python -m bots_sdk.bots``)."""
+def bot_processes(marker: str) -> set[int]:
+    """Pids of the processes serving bots (``python -m bots_sdk.bots``) that this test's workers started: they
+    inherit ``marker`` in their environment, other runs' bots on the machine do not."""
     found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if b"bots_sdk.bots" in (entry / "cmdline").read_bytes():
-                    found.add(int(entry.name))
-            except OSError:
-                continue
+    for pid in marked(marker):
+        try:
+            if b"bots_sdk.bots" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(pid)
+        except OSError:
+            continue
     return found
 
 
@@ -104,28 +111,28 @@ def test_a_match_survives_its_worker_being_killed(
     celery_env: dict[str, str], tmp_path: Path
 ) -> None:
     """SIGKILL the worker mid-match: the broker delivers the match again and it finishes, with one result."""
+    marker = uuid.uuid4().hex
     env = {**celery_env, "DURAK_VISIBILITY_TIMEOUT_S": "6", "DURAK_MATCH_TIME_LIMIT_S": "5",
-           "DURAK_RESTORE_INTERVAL_S": "1"}
+           "DURAK_RESTORE_INTERVAL_S": "1", "DURAK_TEST_MARK": marker}
     from worker.referee.match import MatchSpec
 
     app = sender()
-    before = bot_processes()
     first = start_worker(env, tmp_path / "first.log")
     spec = MatchSpec(("gentle", "random"), deals=1, seed="killed")
     outcome = app.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "none"], queue="referee")
     deadline = time.monotonic() + 30
-    while not (bot_processes() - before) and time.monotonic() < deadline:
+    while not bot_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.05)  # the match has started once its bots run
-    assert bot_processes() - before, (tmp_path / "first.log").read_text()
+    assert bot_processes(marker), (tmp_path / "first.log").read_text()
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
     time.sleep(0.5)
-    assert not (bot_processes() - before), "the killed worker's bots outlived it"
+    assert not bot_processes(marker), "the killed worker's bots outlived it"
     second = start_worker(env, tmp_path / "second.log")
     try:
         result = outcome.get(timeout=90)
     finally:
-        stop(second)
+        stop(second, warm=True)
     assert len(result["games"]) == 2
     assert all(replay(GameRecord.from_dict(g["record"])).status == "ok" for g in result["games"])
     # Played to the end exactly once: by the second worker, after the broker gave it back.

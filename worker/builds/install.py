@@ -46,6 +46,7 @@ import tempfile
 from pathlib import Path
 
 from worker.builds import MB, BuildError, BuildLimits
+from worker.builds.space import NO_SPACE
 from worker.sandbox import procs, seccomp
 from worker.sandbox.base import MIB, SandboxLimits
 from worker.sandbox.bwrap import LAUNCHER_ENV, BwrapSandbox, base_args, rlimit_args, setpriv_args
@@ -142,22 +143,31 @@ class IndexUnreachable(BuildError):
     """``pip download`` could not reach the package index (the worker's network, not the bot's fault)."""
 
 
-def download_wheels(requirements: Path, constraints: Path, wheelhouse: Path, limits: BuildLimits) -> list[str]:
+def download_wheels(
+    requirements: Path, constraints: Path, wheelhouse: Path, limits: BuildLimits, tmp: Path,
+) -> list[str]:
     """Fill ``wheelhouse`` with binary wheels for ``requirements`` and their dependencies; returns the file names.
 
-    Runs the worker's pip with the worker's environment (a deployer's index mirror in pip.conf applies)."""
+    Runs the worker's pip with the worker's environment (a deployer's index mirror in pip.conf applies), but
+    without pip's cache (nothing of one build is kept for the next outside the store) and with its temporary
+    files in ``tmp``, where pip streams each download before copying it to ``wheelhouse``: both folders are
+    capped at ``limits.wheelhouse_bytes`` (worker/builds/space.py) when the host allows."""
     argv = [
         sys.executable, "-m", "pip", "download", "--only-binary=:all:", "--dest", str(wheelhouse),
-        "--no-input", "--disable-pip-version-check", "--progress-bar", "off",
+        "--no-input", "--disable-pip-version-check", "--progress-bar", "off", "--no-cache-dir",
         "-r", str(requirements), "-c", str(constraints),
     ]
+    env = {**os.environ, "TMPDIR": str(tmp), "PIP_NO_CACHE_DIR": "1"}
     try:
         result = subprocess.run(argv, capture_output=True, text=True, timeout=limits.download_s, check=False,
-                                stdin=subprocess.DEVNULL, cwd=wheelhouse)
+                                stdin=subprocess.DEVNULL, cwd=wheelhouse, env=env)
     except subprocess.TimeoutExpired:
         raise BuildError(f"downloading the requirements took longer than {limits.download_s:.0f} s") from None
     output = result.stdout + result.stderr
     if result.returncode != 0:
+        if NO_SPACE in output:
+            raise BuildError(f"requirements: the wheels weigh more than the {limits.wheelhouse_bytes / MB:g} MB "
+                             f"download limit; the download stopped there:\n{_tail(output, 3)}")
         if re.search(r"NewConnectionError|Max retries exceeded|Temporary failure in name resolution|"
                      r"Network is unreachable|ConnectTimeout|ReadTimeoutError", output):
             raise IndexUnreachable(f"pip download: the package index is unreachable:\n{_tail(output)}")
@@ -214,7 +224,7 @@ def seed_venv(runtime: Path, venv: Path, uid: int) -> None:
     The runtime's files stay root-owned, so the install can add packages but not alter the SDK's. The
     top-level ``__pycache__`` is handed over too, or pip could not byte-compile a top-level module
     (``six.py``), which the read-only venv would then recompile at every start."""
-    shutil.copytree(runtime, venv, symlinks=True)
+    shutil.copytree(runtime, venv, symlinks=True, dirs_exist_ok=True)  # ``venv`` may be a capped mount point
     site = site_packages(venv)
     (site / "__pycache__").mkdir(exist_ok=True)
     for path in (venv, venv / "bin", venv / "lib", site.parent, site, site / "__pycache__"):
@@ -298,9 +308,17 @@ def run_install(
     output = _read_tail(log_path)
     if code is None:
         raise BuildError(f"installing the requirements took longer than {limits.install_s:.0f} s:\n{_tail(output)}")
+    if code != 0 and NO_SPACE in output:
+        raise BuildError(f"requirements: the installed venv would weigh more than the {limits.venv_bytes / MB:g} MB "
+                         f"limit (the runtime's {_tree_mb(sandbox.runtime):.0f} MB included); the install stopped "
+                         f"there:\n{_tail(output, 3)}")
     if code != 0:
         raise BuildError(f"pip install failed in the sandbox (exit {code}):\n{_tail(output)}")
     return output
+
+
+def _tree_mb(tree: Path) -> float:
+    return sum(path.lstat().st_size for path in tree.rglob("*")) / MB
 
 
 def _read_tail(path: Path, size: int = 16 * 1024) -> str:

@@ -3,7 +3,9 @@
     python -m worker.referee ./alice ./bob --preset classic --games 10 --sandbox bwrap --json
 
 ``--games`` counts deals; each deal is played in every seat rotation (the
-duplicate format) unless ``--single``. With ``--json`` the output is one object,
+duplicate format) unless ``--single``, every rotation by freshly started bots
+(``DURAK_START_AHEAD=auto|on|off``: whether the next rotation's bots start while the
+current one ends). With ``--json`` the output is one object,
 ``{"games": [{"durak", "draw", "reason", "offender", "detail"}, ...]}``; records
 go to ``--records DIR`` if given.
 """

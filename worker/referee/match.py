@@ -1,4 +1,4 @@
-"""Playing a match spec: every bot started once, every deal in every seat rotation, every game recorded.
+"""Playing a match spec: fresh bots for every seat rotation, every deal in every rotation, every game recorded.
 
 A match is a list of deals; with ``duplicate`` each deal (one shuffled deck) is
 played in every cyclic rotation of the bots over the seats, so luck of the cards
@@ -10,13 +10,30 @@ offender as the durak (the record says why); a bot that timed out or crashed is
 killed and started afresh before its next game, so it cannot compute on anyone
 else's time; and every seat but the one on move is frozen (worker/referee/turns.py).
 No Django here: a spec in, results and records out.
+
+No bot sees the same deal twice in one life: a bot that remembered the hand it
+was dealt would know, in the next rotation of that deal, its opponent's hand. So
+the match is played rotation by rotation (deals in order within each), and every
+rotation gets freshly started bots: a new process in a new sandbox (new scratch,
+/tmp and socket dir), the previous rotation's killed and removed. Within a
+rotation a bot keeps its process over the deals, so it may model its opponents.
+The extra starts are hidden where cores allow: while the last game of a rotation
+is played, a background thread starts the next rotation's bots (``start_ahead``)
+and freezes each once it serves, so it takes no CPU from the game until its own
+first game; a start ahead that failed is simply started again before its game,
+with the full start budget. Results come back in deal order (deal 0's rotations,
+then deal 1's...), as the arena numbers and rates games.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +46,10 @@ from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
 from worker.referee.launch import LaunchedBot, Launcher
 from worker.referee.turns import OnMove, rest
+
+log = logging.getLogger(__name__)
+
+START_AHEAD_ENV = "DURAK_START_AHEAD"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,7 +134,11 @@ class RunningBot:
 
     spec: BotSpec
     launched: LaunchedBot | None = None
-    start_fault: BotFault | None = None
+
+    def stop(self) -> None:
+        if self.launched is not None:
+            self.launched.kill()
+            self.launched = None
 
 
 def bot_spec(argument: str) -> BotSpec:
@@ -123,34 +148,129 @@ def bot_spec(argument: str) -> BotSpec:
     return load_spec(argument)
 
 
+def start_ahead(setting: str | None = None) -> bool:
+    """Whether to start the next rotation's bots during the current rotation's last game.
+
+    ``setting`` (default: the ``DURAK_START_AHEAD`` environment variable) is ``on``, ``off`` or ``auto``
+    (the default): on when this process may run on two cores or more. With one core the starts would
+    take their CPU from the game being played, whose clocks are wall-clock, so there they wait for it.
+    The starts run at the worker's own CPU priority: a niceness would stay with the bot for its whole life
+    (Linux inherits it at fork, per thread), and how a bot was started must not change how it plays.
+    """
+    value = (setting if setting is not None else os.environ.get(START_AHEAD_ENV, "auto")).strip().lower()
+    if value == "auto":
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return cores >= 2
+    if value not in ("on", "off"):
+        raise ValueError(f"{START_AHEAD_ENV}: {value!r} is not one of auto, on, off")
+    return value == "on"
+
+
 def play_spec(
     spec: MatchSpec, launcher: Launcher, on_game: Callable[[GameResult], None] | None = None
 ) -> list[GameResult]:
-    """Play the whole match; every bot process is stopped when this returns (or raises)."""
+    """Play the whole match, rotation by rotation with fresh bots (module docstring); ``on_game`` sees each game
+    as it ends, in that order; the results come back in deal order. Every bot process is stopped when this
+    returns (or raises)."""
     specs = [bot_spec(argument) for argument in spec.bots]
     rules = spec.rules
     entrants = len(specs)
-    # A bot playing a whole team runs once per seat of it: instances[i][k] is bot i's k-th process.
-    instances = [[RunningBot(s) for _ in range(rules.players // entrants)] for s in specs]
+    rotations = entrants if spec.duplicate else 1
+    ahead_wanted = start_ahead()
+
+    def fresh() -> list[list[RunningBot]]:
+        # A bot playing a whole team runs once per seat of it: bots[i][k] is bot i's k-th process.
+        return [[RunningBot(s) for _ in range(rules.players // entrants)] for s in specs]
+
     results: list[GameResult] = []
-    try:
-        for deal in range(spec.deals):
-            for rotation in range(entrants if spec.duplicate else 1):
+    current = fresh()
+    ahead: StartAhead | None = None
+    # One long-lived thread starts bots ahead: a sandbox dies with the thread that spawned it (bwrap's
+    # --die-with-parent is a parent-death signal, which follows the spawning thread), so it must outlive them.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-ahead") as starter:
+        try:
+            for rotation in range(rotations):
                 order = tuple(seat_order(rules, entrants, -rotation))  # seat s holds bot order[s]
-                used = [0] * entrants
-                seated = []
-                for index in order:
-                    seated.append(instances[index][used[index]])
-                    used[index] += 1
-                result = _play_one(spec, rules, launcher, seated, deal, rotation, order)
-                results.append(result)
-                if on_game is not None:
-                    on_game(result)
-    finally:
-        for running in (r for group in instances for r in group):
-            if running.launched is not None:
-                running.launched.kill()
+                seated = seat_bots(current, order)
+                for deal in range(spec.deals):
+                    if ahead_wanted and deal == spec.deals - 1 and rotation + 1 < rotations:
+                        ahead = StartAhead(fresh(), starter, launcher, spec.limits)  # once this game's bots serve
+                    result = _play_one(spec, rules, launcher, seated, deal, rotation, order,
+                                       ahead.start if ahead is not None else None)
+                    results.append(result)
+                    if on_game is not None:
+                        on_game(result)
+                stop_all(current)
+                current = ahead.ready() if ahead is not None else fresh()
+                ahead = None
+        finally:
+            if ahead is not None:
+                stop_all(ahead.abandon())
+            stop_all(current)
+    results.sort(key=lambda result: (result.deal, result.rotation))
     return results
+
+
+def seat_bots(bots: list[list[RunningBot]], order: tuple[int, ...]) -> list[RunningBot]:
+    """Who sits where: seat ``s`` gets the next unused process of bot ``order[s]`` (``bots[i][k]``: bot i's k-th)."""
+    used = [0] * len(bots)
+    seated = []
+    for index in order:
+        seated.append(bots[index][used[index]])
+        used[index] += 1
+    return seated
+
+
+def stop_all(bots: list[list[RunningBot]]) -> None:
+    for group in bots:
+        for running in group:
+            running.stop()
+
+
+class StartAhead:
+    """The next rotation's bots, started one after another on the ``starter`` thread and frozen once serving.
+
+    A start that fails here (a fault, or the sandbox refusing) leaves that bot unstarted: ``_play_one`` starts
+    it before its game with the full start budget, where a fault counts.
+    """
+
+    def __init__(self, bots: list[list[RunningBot]], starter: Executor, launcher: Launcher, limits: Limits) -> None:
+        self.bots = bots
+        self._starter = starter
+        self._launcher = launcher
+        self._limits = limits
+        self._abandoned = threading.Event()
+        self._done: Future[None] | None = None
+
+    def start(self) -> None:
+        self._done = self._starter.submit(self._run)
+
+    def _run(self) -> None:
+        for running in (r for group in self.bots for r in group):
+            if self._abandoned.is_set():
+                return
+            try:
+                start_bot(running, self._launcher, self._limits)  # serving, then frozen until its first game
+            except Exception:  # the foreground start will meet it again, and report it there
+                log.warning("start ahead of %s failed; starting it before its game", running.spec.name,
+                            exc_info=True)
+                running.stop()
+
+    def ready(self) -> list[list[RunningBot]]:
+        """The bots, once the thread is done (still frozen: each is thawed when the referee first asks it)."""
+        self._join()
+        return self.bots
+
+    def abandon(self) -> list[list[RunningBot]]:
+        """Stop starting more and hand back the bots, for the caller to stop (a start under way is waited for:
+        the thread cannot be interrupted, and its bot must be stopped too)."""
+        self._abandoned.set()
+        self._join()
+        return self.bots
+
+    def _join(self) -> None:
+        if self._done is not None:  # never started when its game ended before the bots served
+            self._done.result()
 
 
 def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault | None:
@@ -176,9 +296,10 @@ def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault 
 
 def _play_one(
     spec: MatchSpec, rules: Rules, launcher: Launcher, seated: Sequence[RunningBot], deal: int, rotation: int,
-    order: tuple[int, ...],
+    order: tuple[int, ...], started: Callable[[], None] | None = None,
 ) -> GameResult:
-    """One game with ``seated[s]`` in seat ``s`` (``order[s]`` is its index in the spec)."""
+    """One game with ``seated[s]`` in seat ``s`` (``order[s]`` is its index in the spec); ``started`` is called
+    once every seat serves, just before the first decision."""
     seed = f"{spec.seed}-{deal}"
     for position, running in enumerate(seated):
         fault = start_bot(running, launcher, spec.limits)
@@ -188,15 +309,14 @@ def _play_one(
             played = PlayedGame(game, [], ())
             return _result(deal, rotation, order, played, seated)
     bots = [OnMove(running.launched) for running in seated]  # type: ignore[arg-type]  # started above
+    if started is not None:
+        started()
     played = play_game(rules, bots, seed=seed)
     outcome = played.game.outcome
     assert outcome is not None
     if outcome.offender is not None and outcome.reason in (Reason.TIMEOUT, Reason.CRASH, Reason.PROTOCOL):
         # It may still be computing, or be half dead: never let it run into the next game.
-        offender = seated[outcome.offender]
-        assert offender.launched is not None
-        offender.launched.kill()
-        offender.launched = None
+        seated[outcome.offender].stop()
     return _result(deal, rotation, order, played, seated)
 
 

@@ -17,6 +17,7 @@ from arena.bots.services import bot_update
 from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.matches.selectors import bot_opponents, recent_matches
 from arena.matches.services import MatchError, challenge_create
+from arena.ops.throttle import throttled
 from arena.ratings.selectors import rating_history, version_ratings
 from bots_sdk.engine import PRESETS
 
@@ -67,6 +68,7 @@ def bot_edit(request: HttpRequest, name: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@throttled("challenge")
 def bot_challenge(request: HttpRequest, name: str) -> HttpResponse:
     bot = bot_get(name)
     if bot.owner_id != request.user.pk:

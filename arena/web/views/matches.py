@@ -19,6 +19,7 @@ from arena.bots.models import BotVersion
 from arena.matches.models import Game, GameSeat, Match
 from arena.matches.replay import TEAM_LETTERS, team_label
 from arena.matches.selectors import match_games, match_get, match_latency
+from arena.ops.redact import error_for
 from bots_sdk.engine import DurakError, Rules
 
 Layout = tuple[tuple[int, ...], ...]
@@ -94,5 +95,6 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/match.html", {
         "match": match, "entries": [(entry, " or ".join(played.get(entry.version_id, []))) for entry in entries],
         "rows": rows, "latency": match_latency(match),
+        "error": error_for(match.error, request.user, [entry.version.bot.owner_id for entry in entries]),
         "layout": " vs ".join(map(team_label, layout)) if layout else "",
     })

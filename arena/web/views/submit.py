@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
 
 from arena.bots.selectors import version_get
-from arena.bots.services import SubmissionError, version_submit
+from arena.bots.services import SubmissionError, upload_limit_text, version_submit
+from arena.ops.redact import error_for
+from arena.ops.throttle import throttled
 
 
 class SubmitForm(forms.Form):
@@ -21,6 +22,7 @@ class SubmitForm(forms.Form):
 
 
 @login_required
+@throttled("upload")
 def submit(request: HttpRequest) -> HttpResponse:
     form = SubmitForm(request.POST or None, request.FILES or None)
     status = 200
@@ -36,11 +38,14 @@ def submit(request: HttpRequest) -> HttpResponse:
             return redirect("version", pk=version.pk)
     elif request.method == "POST":
         status = 400
-    return render(request, "web/submit.html", {"form": form, "limit": settings.ARENA_MAX_UPLOAD_BYTES}, status=status)
+    return render(request, "web/submit.html", {"form": form, "limit": upload_limit_text()}, status=status)
 
 
 def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
     version = version_get(pk)
     mine = request.user.is_authenticated and version.bot.owner_id == request.user.pk
     admission = version.match_entries.filter(match__kind="admission").select_related("match").first()
-    return render(request, "web/version.html", {"version": version, "mine": mine, "admission": admission})
+    return render(request, "web/version.html", {
+        "version": version, "mine": mine, "admission": admission,
+        "error": error_for(version.error, request.user, [version.bot.owner_id]),
+    })

@@ -2,8 +2,9 @@
 //
 // A bot is a gRPC server for `service Bot` of proto/durak/v1/bot.proto plus the standard health
 // service (proto/grpc/health/v1/health.proto). It listens on $DURAK_BOT_ADDRESS (a unix socket
-// path, or host:port), reports SERVING once ready, answers each Act with one of
-// observation.legal_actions, and exits cleanly on SIGTERM. See README.md.
+// path, or host:port), reports SERVING once ready, answers each decision with one of
+// observation.legal_actions, and exits cleanly on SIGTERM. It offers the Play stream (one stream per
+// game, the fast path) and the unary calls too. See README.md.
 //
 // Environment:
 //   DURAK_BOT_ADDRESS  where to listen (set by the arena, `durak check` and `durak play`)
@@ -82,9 +83,20 @@ function chooseAction(observation) {
 
 const games = new Map(); // game_id -> { seat, rules }
 
+// The answer to one decision: a copy of a legal action (kind, card, target and text, exactly as sent),
+// or null if there is nothing to choose from.
+function act(request) {
+  const { observation } = request;
+  // request.clock.move_ms is the time left for this decision; this bot answers at once.
+  if (!observation || observation.legal_actions.length === 0) return null;
+  const chosen = chooseAction(observation);
+  return { action: { kind: chosen.kind, card: chosen.card, target: chosen.target, text: chosen.text } };
+}
+
 const botService = {
   Hello(call, callback) {
-    callback(null, { name: NAME, version: VERSION, sdk: `grpc-js ${GRPC_JS_VERSION}` });
+    // play: true offers the Play stream; the referee then uses it instead of StartGame/Act/EndGame.
+    callback(null, { name: NAME, version: VERSION, sdk: `grpc-js ${GRPC_JS_VERSION}`, play: true });
   },
   StartGame(call, callback) {
     const { game_id, seat, rules } = call.request;
@@ -92,19 +104,37 @@ const botService = {
     callback(null, {});
   },
   Act(call, callback) {
-    const { observation } = call.request;
-    // call.request.clock.move_ms is the time left for this decision; this bot answers at once.
-    if (!observation || observation.legal_actions.length === 0) {
+    const answer = act(call.request);
+    if (answer === null) {
       callback({ code: grpc.status.INVALID_ARGUMENT, details: "no legal actions to choose from" });
       return;
     }
-    const chosen = chooseAction(observation);
-    // A copy of a legal action: kind, card, target and text, exactly as sent.
-    callback(null, { action: { kind: chosen.kind, card: chosen.card, target: chosen.target, text: chosen.text } });
+    callback(null, answer);
   },
   EndGame(call, callback) {
     games.delete(call.request.game_id);
     callback(null, {});
+  },
+  // One game on one stream: each referee message (start, act, end) answered in order (started, act, ended).
+  Play(call) {
+    call.on("data", (message) => {
+      if (message.start) {
+        games.set(message.start.game_id, { seat: message.start.seat, rules: message.start.rules });
+        call.write({ started: {} });
+      } else if (message.act) {
+        const answer = act(message.act);
+        if (answer === null) {
+          call.emit("error", { code: grpc.status.INVALID_ARGUMENT, details: "no legal actions to choose from" });
+          return;
+        }
+        call.write({ act: answer });
+      } else if (message.end) {
+        games.delete(message.end.game_id);
+        call.write({ ended: {} });
+      }
+    });
+    call.on("end", () => call.end()); // the referee closed its side: close ours
+    call.on("error", () => {}); // a cancelled stream (the referee's deadline) needs no answer
   },
 };
 

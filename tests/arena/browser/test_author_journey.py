@@ -49,11 +49,11 @@ def test_sign_up_upload_admission_ladder_and_replay(
     row = page.locator("tr", has=page.locator("a[href='/bots/browserbot/']"))
     expect(row).to_have_count(1)
     expect(row.locator(".interval .bar")).to_be_visible()
-    expect(row.locator(".provisional")).to_be_visible()
+    expect(row.locator(".rank-provisional")).to_be_visible()  # a new bot is ranked, marked provisional
     shoot(page, "03-ladder")
 
     page.goto(url + "/bots/browserbot/")
-    expect(page.locator("#rating-chart")).to_be_visible()
+    expect(page.locator("canvas.rating-chart[data-ladder='classic-2']")).to_be_visible()
     assert page.evaluate("() => Object.keys(window.Chart.instances).length") == 1
     shoot(page, "04-bot-page")
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -59,7 +60,10 @@ def test_a_worker_without_a_working_sandbox_refuses_matches(tmp_path: Path) -> N
 
 
 @pytest.mark.django_db
-def test_the_health_endpoint_reports_database_and_broker() -> None:
+def test_the_health_endpoint_tells_anonymous_callers_only_up_or_down_and_staff_the_checks() -> None:
     response = Client().get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "ok"}
+    assert response.json() == {"status": "up"}, "no service names, hosts or versions for the world"
+    staff = Client()
+    staff.force_login(User.objects.create_user("ops", password="ops-password-123", is_staff=True))
+    assert staff.get("/healthz").json() == {"status": "up", "checks": {"database": "ok", "broker": "ok"}}

@@ -25,7 +25,8 @@ def test_every_chart_is_drawn_the_partnerships_one_included(
     page.goto(str(live_server) + "/stats/")
     expect(page.locator("#partnerships h2")).to_have_text("Partnerships: how much a team's seats matter")
     canvases = page.locator("canvas").count()
-    assert canvases == 7  # trumps, first attacker, length, draws, duplicate, partnerships, team trumps
+    assert canvases == 6  # trumps, first attacker, length, duplicate, partnerships, team trumps
+    expect(page.locator("#draws .chart-empty")).to_have_text("No draw yet: every game so far had a durak.")
     assert page.evaluate("() => Object.keys(window.Chart.instances).length") == canvases
     labels = page.evaluate(
         "() => window.Chart.getChart('chart-partnerships').data.datasets.map(d => d.label)")

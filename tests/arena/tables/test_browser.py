@@ -22,6 +22,19 @@ MY_TURN_OR_OVER = ("() => document.querySelector('#tb-line').classList.contains(
 SENT_OR_REFUSED = ("() => !document.querySelector('#tb-line').classList.contains('is-mine')"
                    " || !document.querySelector('#tb-reason').hidden || !document.querySelector('#tb-result').hidden")
 
+WATCH_HAND = """() => {
+  // Counts redraws of the person's hand that changed nothing a person sees: the card under the cursor must stay.
+  window.needlessRedraws = 0;
+  const looks = (hand) => [...hand.querySelectorAll('[data-card]')].map((c) => c.dataset.card + c.className).join();
+  new MutationObserver((records) => {
+    const now = document.getElementById('tb-hand');
+    for (const record of records) for (const gone of record.removedNodes) {
+      const old = gone.id === 'tb-hand' ? gone : gone.querySelector && gone.querySelector('#tb-hand');
+      if (old && now && old !== now && looks(old) === looks(now)) window.needlessRedraws++;
+    }
+  }).observe(document.getElementById('tb-home'), { childList: true, subtree: true });
+}"""
+
 CORNER: Position = {"x": 8, "y": 14}
 """Where a person clicks a card of a fanned hand: its visible corner (the next card covers its middle)."""
 
@@ -66,6 +79,7 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
     expect(page.locator("#tb-opponents [data-card='back']").first).to_be_visible()
     expect(page.locator("#tb-deck .rp-trump-card")).to_be_visible()
     key = page.url.rstrip("/").rsplit("/", 1)[-1]
+    page.evaluate(WATCH_HAND)
 
     page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
     shoot(page, "tables-02-my-turn")
@@ -101,7 +115,9 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
             if over(page):
                 break
             hand = sorted(page.locator("#tb-hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+            assert page.evaluate("window.needlessRedraws") == 0, "a poll re-drew the hand though nothing changed"
             page.reload()  # mid-game, on the person's turn: the same seat, the same cards, still to act
+            page.evaluate(WATCH_HAND)
             expect(page.locator("#tb-home .rp-seat-name")).to_contain_text("(you)")
             expect(page.locator("#tb-line")).to_have_class("tb-line is-mine")
             after = page.locator("#tb-hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
@@ -112,6 +128,8 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
     assert reloaded and moves >= 4
     expect(page.locator("#tb-result-text")).to_contain_text(re.compile(r"durak|draw|forfeit"))
     expect(page.locator("#tb-status")).to_have_text("finished")
+    expect(page.locator("#hint-btn")).to_be_hidden()  # no hint once the game is over
+    assert page.evaluate("window.needlessRedraws") == 0, "a poll re-drew the hand though nothing changed"
     shoot(page, "tables-06-finished")
 
     table = Table.objects.get(key=key)

@@ -83,6 +83,8 @@ class Launch:
     processes_at_kill: list[str] = dataclasses.field(default_factory=list)
     """Command lines of the slot uid's live processes right before the kill."""
     uid: int | None = None
+    frozen: int = 0
+    """How often the referee froze it (a bot started ahead of its rotation waits frozen)."""
 
     @property
     def handle(self) -> SandboxHandle | None:
@@ -141,6 +143,13 @@ class _Tracked:
 
     def log_tail(self, lines: int = 20) -> str:
         return self._served.log_tail(lines)
+
+    def freeze(self) -> None:
+        self._record.frozen += 1
+        self._served.freeze()
+
+    def thaw(self) -> None:
+        self._served.thaw()
 
 
 class Recorder:

@@ -36,7 +36,7 @@ def test_hung_move_times_out_and_is_killed(arena: Launcher, tmp_path: Path, atta
     played = play(arena, folder, move_s=move_s, bank_s=bank_s)
     assert played.evil_offended("timeout"), played.describe()
     launches = played.launches
-    assert len(launches) == 2, "the hung bot was not restarted for the second game"
+    assert len(launches) == 2, "not one start per seat rotation"
     for launch in launches:
         decision = launch.decisions[-1]
         assert decision.fault is not None and decision.fault.reason == "timeout"
@@ -90,11 +90,11 @@ def test_hang_at_start_is_a_start_timeout(arena: Launcher, tmp_path: Path, attac
 
 def test_slow_start_within_budget_plays(arena: Launcher, tmp_path: Path) -> None:
     """Attack (benign): take 1.2 s to start, under a 3 s start budget. Must happen: both games play normally;
-    start time is not move time."""
+    start time is not move time (the second rotation's start, ahead of its game, neither)."""
     folder = evil_bot(tmp_path, "slow", prelude="time.sleep(1.2)")
     played = play(arena, folder, start_s=3.0, move_s=0.5)
     assert played.normal, played.describe()
-    assert len(played.launches) == 1 and played.launches[0].launch_s >= 1.0
+    assert len(played.launches) == 2 and all(launch.launch_s >= 1.0 for launch in played.launches)
 
 
 CRASH_AT_START = {
@@ -130,8 +130,9 @@ CRASH_MID_GAME = {
 @pytest.mark.parametrize("attack", list(CRASH_MID_GAME))
 def test_crash_mid_game_is_a_crash(arena: Launcher, tmp_path: Path, attack: str) -> None:
     """Attack: die (or raise) on the third move: ``os._exit``, SIGKILL itself, abort, an exception, SystemExit
-    in the handler. Must happen: a crash forfeit by the evil bot in both games,
-    decided within the move deadline; the bot is started afresh for the second game; nothing left."""
+    in the handler. Must happen: a crash forfeit by the evil bot in every game (two deals, both seatings),
+    decided within the move deadline; the bot is started afresh for the next game of its rotation; nothing
+    left."""
     folder = evil_bot(tmp_path, attack, body=f"""
         class Crasher(RandomBot):
             moves = 0
@@ -141,9 +142,9 @@ def test_crash_mid_game_is_a_crash(arena: Launcher, tmp_path: Path, attack: str)
                     {CRASH_MID_GAME[attack]}
                 return super().choose_action(observation)
     """, bot="Crasher()")
-    played = play(arena, folder, move_s=1.0)
+    played = play(arena, folder, move_s=1.0, deals=2)
     assert played.evil_offended("crash"), played.describe()
-    assert len(played.launches) == 2
+    assert len(played.launches) == 4  # one per game: two per rotation, the second a restart after the crash
     for launch in played.launches:
         assert len(launch.decisions) == 3 and launch.decisions[-1].fault is not None
         assert launch.decisions[-1].elapsed < 1.0 + SLACK_S
@@ -217,7 +218,8 @@ def test_malformed_wire_answer_is_a_protocol_fault(arena: Launcher, tmp_path: Pa
 
 def test_illegal_action_is_an_illegal_forfeit(arena: Launcher, tmp_path: Path) -> None:
     """Attack: answer with a well-formed action the rules forbid (one not among the legal actions). Must
-    happen: an illegal forfeit by the evil bot in both games; the bot is not restarted (not a process fault)."""
+    happen: an illegal forfeit by the evil bot in both games; the bot is not restarted (not a process fault):
+    one start per seat rotation."""
     folder = evil_bot(tmp_path, "illegal", body="""
         from bots_sdk import Action
         class Cheat(RandomBot):
@@ -230,7 +232,7 @@ def test_illegal_action_is_an_illegal_forfeit(arena: Launcher, tmp_path: Path) -
     """, bot="Cheat()")
     played = play(arena, folder)
     assert played.evil_offended("illegal"), played.describe()
-    assert len(played.launches) == 1
+    assert len(played.launches) == 2
 
 
 @pytest.mark.parametrize("then", ["exit", "serve_on"])

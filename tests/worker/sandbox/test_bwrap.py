@@ -12,10 +12,12 @@ import pytest
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import RandomBot
 from bots_sdk.engine import Rules
+from bots_sdk.faults import BotFault
 from bots_sdk.local import play_game
 from bots_sdk.remote import Limits, RemoteBot
 from tests.worker.sandbox.conftest import write_bot
 from worker.sandbox import procs
+from worker.sandbox.base import ServedBot, wait_for_socket
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.handle import LaunchedBot
 
@@ -53,6 +55,34 @@ def test_reference_bot_serves_plays_and_leaves_nothing(bwrap: BwrapSandbox) -> N
     print(f"\nstart-to-SERVING ms: {[round(s * 1000) for s in starts]}; kill ms: {[round(k * 1000, 1) for k in kills]}")
     assert min(starts) < 5.0
     assert max(kills) < 1.0
+
+
+def test_a_stream_bot_and_a_unary_bot_play_sandboxed(bwrap: BwrapSandbox) -> None:
+    """The Play stream works across the sandbox's socket, beside a bot of the unary calls only."""
+    unary_only = Path(__file__).resolve().parents[2] / "sdk" / "bots" / "unary_only"
+    served = []
+    try:
+        for name in ("random", str(unary_only)):
+            handle = bwrap.start(load_spec(name))
+            try:
+                wait_for_socket(handle, 10.0)
+            except BotFault:
+                handle.kill()
+                raise AssertionError(f"{name} did not start: {handle.log_tail()}") from None
+            served.append(ServedBot(handle, RemoteBot(handle.connect_address(), Limits(move_s=0.5, bank_s=2))))
+        for item in served:
+            item.bot.wait_serving()
+            item.bot.hello()
+        assert [item.bot.play for item in served] == [True, False]
+        for seed in (1, 2):
+            outcome = play_game(Rules.preset("classic"), [item.bot for item in served], seed=seed).game.outcome
+            assert outcome is not None and outcome.reason.value == "normal", outcome
+    finally:
+        for item in served:
+            item.kill()
+    for item in served:
+        assert isinstance(item.handle, LaunchedBot)
+        assert_gone(item.handle)
 
 
 def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: Path) -> None:

@@ -10,7 +10,16 @@
   const interval = r => " (" + pct(r.lo) + "–" + pct(r.hi) + ", n=" + r.n + ")";
   const chart = (id, config) => {
     const canvas = document.getElementById(id);
-    if (canvas && window.Chart) new window.Chart(canvas, config);
+    if (!canvas || !window.Chart) return;
+    if (!config.data.datasets.some(d => d.data.some(v => v !== null && v !== 0))) {
+      // an empty chart says why instead of drawing bare axes (its data-empty, written for that chart)
+      const note = document.createElement("p");
+      note.className = "muted chart-empty";
+      note.textContent = canvas.dataset.empty || "Not enough games for this chart yet.";
+      canvas.parentElement.replaceWith(note);
+      return;
+    }
+    new window.Chart(canvas, config);
   };
   const quiet = {filter: item => !item.text.includes("95 %")};
 

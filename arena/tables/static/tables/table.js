@@ -29,6 +29,9 @@
   let sending = false;
   let deadlineAt = null; // performance.now() at which the person's time runs out
   let timer = null;
+  // The person's hand as last drawn: kept (the very same nodes) while nothing it shows has changed, so a poll
+  // that only moves the bots never swaps the card under the cursor, and a click always lands on what was seen.
+  let myHand = { key: "", node: null };
 
   // the suit sprite is the file suits.svg (data-sprite); a card is named by its index ("Q of hearts"), and a card
   // of the person's hand becomes a button (myCards)
@@ -37,6 +40,7 @@
   const cardBack = (extra) => Cards.back({ extra });
 
   const movesOf = (code) => S.legal.filter((m) => m.card === code);
+  const isOver = () => S.status === "done" || S.status === "failed";
   const hintedCard = () => (S.legal.find((m) => m.action === hinted) || {}).card;
 
   // ------------------------------------------------------------------ drawing
@@ -70,18 +74,31 @@
     const count = el("span", "rp-count", String(seat.count));
     count.title = "cards in hand";
     head.append(count);
+    panel.append(head, seat.seat === S.me ? drawMyHand(seat, isHome) : drawHand(seat, theirCards(seat)));
+    return panel;
+  }
+
+  function drawHand(seat, cards) {
     const hand = el("div", "rp-hand");
     hand.classList.toggle("rp-many", seat.count > 8);
-    const cards = seat.seat === S.me ? myCards() : theirCards(seat);
     for (const card of cards) {
       const slot = el("div", "rp-slot");
       slot.append(card);
       hand.append(slot);
     }
     if (!cards.length) hand.append(el("span", "rp-hand-empty", seat.out ? "safe" : "no cards"));
-    panel.append(head, hand);
-    if (isHome && seat.seat === S.me) hand.id = "tb-hand";
-    return panel;
+    return hand;
+  }
+
+  function drawMyHand(seat, isHome) {
+    // the cards and their looks are all a redraw would change (a click reads the moves when it happens)
+    const classes = S.hand.map(cardClasses);
+    const key = JSON.stringify([S.hand, classes, seat.out, isHome]);
+    if (key !== myHand.key || !myHand.node) {
+      myHand = { key, node: drawHand(seat, myCards(classes)) };
+      if (isHome) myHand.node.id = "tb-hand";
+    }
+    return myHand.node;
   }
 
   function theirCards(seat) {
@@ -90,15 +107,17 @@
     return cards;
   }
 
-  function myCards() {
-    const hintCard = hintedCard();
-    return S.hand.map((code) => {
-      const moves = movesOf(code);
-      const classes = [];
-      if (S.my_turn) classes.push(moves.length ? "tb-playable" : "tb-dim");
-      if (code === selected) classes.push("tb-selected");
-      if (code === hintCard) classes.push("tb-hinted");
-      const card = cardFace(code, classes);
+  function cardClasses(code) {
+    const classes = [];
+    if (S.my_turn) classes.push(movesOf(code).length ? "tb-playable" : "tb-dim");
+    if (code === selected) classes.push("tb-selected");
+    if (code === hintedCard()) classes.push("tb-hinted");
+    return classes;
+  }
+
+  function myCards(classes) {
+    return S.hand.map((code, i) => {
+      const card = cardFace(code, classes[i]);
       card.tabIndex = 0;
       card.setAttribute("role", "button");
       card.addEventListener("click", () => onCard(code, card));
@@ -188,9 +207,8 @@
   }
 
   function drawEnd() {
-    const over = S.status === "done" || S.status === "failed";
-    ui.result.hidden = !over;
-    if (!over) return;
+    ui.result.hidden = !isOver();
+    if (!isOver()) return;
     ui.resultText.textContent = S.line;
     if (S.replay_url) {
       ui.replay.href = S.replay_url;
@@ -216,7 +234,11 @@
     drawActions();
     drawEnd();
     drawLog();
-    if (ui.hint) ui.hint.disabled = !S.my_turn || sending;
+    if (ui.hint) {
+      ui.hint.disabled = !S.my_turn || sending;
+      ui.hint.hidden = isOver();  // no hint for a game that is over
+    }
+    if (isOver()) ui.hintText.hidden = true;
     tick();
   }
 
@@ -225,7 +247,11 @@
   function showReason(text, card) {
     ui.reason.textContent = text;
     ui.reason.hidden = false;
-    if (card) card.classList.add("tb-shake");
+    if (card) {  // the card stays the same node between polls: restart its shake
+      card.classList.remove("tb-shake");
+      void card.offsetWidth;
+      card.classList.add("tb-shake");
+    }
   }
 
   function post(url, body) {
@@ -236,6 +262,7 @@
   }
 
   function onCard(code, node) {
+    if (!node.isConnected || !S.hand.includes(code)) return;  // a card that a poll just replaced: not what was seen
     ui.reason.hidden = true;
     const moves = movesOf(code);
     if (moves.length === 1) return send({ action: moves[0].action }, node);

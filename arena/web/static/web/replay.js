@@ -16,6 +16,10 @@
     root.classList.add("rp-empty");
     return;
   }
+  // Decisions up to each step: the bots' own choices, the count the match page gives per game (the forced
+  // steps between them, the only legal move played for a seat, are steps but not decisions).
+  const DECIDED = [];
+  steps.forEach((s, i) => DECIDED.push((i ? DECIDED[i - 1] : 0) + (s.seat !== null && !s.forced ? 1 : 0)));
 
   const $ = (id) => document.getElementById(id);
   const ui = {
@@ -329,7 +333,8 @@
     if (s.next !== null) meta.push(fmt(_("next: seat %(seat)s"), { seat: s.next }));
     if (i === LAST && F.error) meta.push(_("the replay stops here"));
     ui.meta.textContent = meta.join(" · ");
-    ui.counter.textContent = fmt(_("step %(step)s / %(last)s"), { step: i, last: LAST });
+    ui.counter.textContent = fmt(_("step %(step)s / %(last)s · decision %(decision)s / %(decisions)s"),
+      { step: i, last: LAST, decision: DECIDED[i], decisions: DECIDED[LAST] });
     ui.slider.value = String(i);
     ui.slider.style.setProperty("--fill", `${LAST ? (100 * i) / LAST : 100}%`);
     ui.first.disabled = ui.back.disabled = i === 0;

@@ -324,22 +324,26 @@ class HelloResponse(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     SDK_FIELD_NUMBER: _builtins.int
+    PLAY_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The bot's name (letters, digits, - and _)."""
     version: _builtins.str
     """The bot's version, free text."""
     sdk: _builtins.str
     """The SDK (or library) the bot is built with, e.g. "bots_sdk 0.1.0" or "grpc-js 1.12"."""
+    play: _builtins.bool
+    """The bot implements Play: the referee then plays each game on one stream instead of the unary calls."""
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
         version: _builtins.str = ...,
         sdk: _builtins.str = ...,
+        play: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "sdk", b"sdk", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "play", b"play", "sdk", b"sdk", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -502,6 +506,82 @@ class EndGameResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EndGameResponse: _TypeAlias = EndGameResponse  # noqa: Y015
+
+@_typing.final
+class RefereeMessage(_message.Message):
+    """What the referee sends on a Play stream: the unary calls' requests, in the same order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    START_FIELD_NUMBER: _builtins.int
+    ACT_FIELD_NUMBER: _builtins.int
+    END_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def start(self) -> Global___StartGameRequest:
+        """The game starts (first on the stream); answer `started`."""
+
+    @_builtins.property
+    def act(self) -> Global___ActRequest:
+        """A decision; answer `act` before the clock runs out."""
+
+    @_builtins.property
+    def end(self) -> Global___EndGameRequest:
+        """The game ended (last on the stream); answer `ended`."""
+
+    def __init__(
+        self,
+        *,
+        start: Global___StartGameRequest | None = ...,
+        act: Global___ActRequest | None = ...,
+        end: Global___EndGameRequest | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["act", b"act", "end", b"end", "message", b"message", "start", b"start"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["act", b"act", "end", b"end", "message", b"message", "start", b"start"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["start", "act", "end"]  # noqa: Y015
+    _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
+
+Global___RefereeMessage: _TypeAlias = RefereeMessage  # noqa: Y015
+
+@_typing.final
+class BotMessage(_message.Message):
+    """What the bot answers on a Play stream: one message per referee message, the unary calls' responses."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STARTED_FIELD_NUMBER: _builtins.int
+    ACT_FIELD_NUMBER: _builtins.int
+    ENDED_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def started(self) -> Global___StartGameResponse:
+        """The answer to `start`."""
+
+    @_builtins.property
+    def act(self) -> Global___ActResponse:
+        """The answer to `act`: the chosen action."""
+
+    @_builtins.property
+    def ended(self) -> Global___EndGameResponse:
+        """The answer to `end`."""
+
+    def __init__(
+        self,
+        *,
+        started: Global___StartGameResponse | None = ...,
+        act: Global___ActResponse | None = ...,
+        ended: Global___EndGameResponse | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["act", b"act", "ended", b"ended", "message", b"message", "started", b"started"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["act", b"act", "ended", b"ended", "message", b"message", "started", b"started"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["started", "act", "ended"]  # noqa: Y015
+    _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
+
+Global___BotMessage: _TypeAlias = BotMessage  # noqa: Y015
 
 @_typing.final
 class Action(_message.Message):

@@ -26,8 +26,8 @@ if _version_not_supported:
 
 
 class BotStub:
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     def __init__(self, channel):
@@ -56,11 +56,16 @@ class BotStub:
                 request_serializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameRequest.SerializeToString,
                 response_deserializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/durak.v1.Bot/Play',
+                request_serializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
+                response_deserializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.BotMessage.FromString,
+                _registered_method=True)
 
 
 class BotServicer:
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     def Hello(self, request, context):
@@ -91,6 +96,16 @@ class BotServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One whole game on one stream, the fast path (a bot that offers it sets HelloResponse.play): the referee
+        sends `start`, an `act` for each of the bot's decisions and `end`, then closes its side; the bot answers
+        each in order (`started`, `act`, `ended`), under the same deadlines as the unary calls. A bot that does
+        not offer it is played with the unary calls above.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -114,6 +129,11 @@ def add_BotServicer_to_server(servicer, server):
                     request_deserializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameRequest.FromString,
                     response_serializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameResponse.SerializeToString,
             ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.RefereeMessage.FromString,
+                    response_serializer=bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.BotMessage.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'durak.v1.Bot', rpc_method_handlers)
@@ -123,8 +143,8 @@ def add_BotServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Bot:
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     @staticmethod
@@ -225,6 +245,33 @@ class Bot:
             '/durak.v1.Bot/EndGame',
             bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameRequest.SerializeToString,
             bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/durak.v1.Bot/Play',
+            bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.RefereeMessage.SerializeToString,
+            bots__sdk_dot___proto_dot_durak_dot_v1_dot_bot__pb2.BotMessage.FromString,
             options,
             channel_credentials,
             insecure,

@@ -34,8 +34,8 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class BotStub:
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     @_typing.overload
@@ -50,11 +50,17 @@ class BotStub:
     """The bot's decision: answer with one of `observation.legal_actions` before the clock runs out."""
     EndGame: _grpc.UnaryUnaryMultiCallable[_bot_pb2.EndGameRequest, _bot_pb2.EndGameResponse]
     """A game ended."""
+    Play: _grpc.StreamStreamMultiCallable[_bot_pb2.RefereeMessage, _bot_pb2.BotMessage]
+    """One whole game on one stream, the fast path (a bot that offers it sets HelloResponse.play): the referee
+    sends `start`, an `act` for each of the bot's decisions and `end`, then closes its side; the bot answers
+    each in order (`started`, `act`, `ended`), under the same deadlines as the unary calls. A bot that does
+    not offer it is played with the unary calls above.
+    """
 
 @_typing.type_check_only
 class BotAsyncStub(BotStub):
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -66,10 +72,16 @@ class BotAsyncStub(BotStub):
     """The bot's decision: answer with one of `observation.legal_actions` before the clock runs out."""
     EndGame: _aio.UnaryUnaryMultiCallable[_bot_pb2.EndGameRequest, _bot_pb2.EndGameResponse]  # type: ignore[assignment]
     """A game ended."""
+    Play: _aio.StreamStreamMultiCallable[_bot_pb2.RefereeMessage, _bot_pb2.BotMessage]  # type: ignore[assignment]
+    """One whole game on one stream, the fast path (a bot that offers it sets HelloResponse.play): the referee
+    sends `start`, an `act` for each of the bot's decisions and `end`, then closes its side; the bot answers
+    each in order (`started`, `act`, `ended`), under the same deadlines as the unary calls. A bot that does
+    not offer it is played with the unary calls above.
+    """
 
 class BotServicer(metaclass=_abc_1.ABCMeta):
-    """A Durak bot. Calls come one at a time: Hello once, then per game StartGame, Act for each of the
-    bot's decisions, EndGame.
+    """A Durak bot. Calls come one at a time: Hello once, then per game either Play (if the bot offers it in
+    HelloResponse.play) or StartGame, Act for each of the bot's decisions, EndGame.
     """
 
     @_abc_1.abstractmethod
@@ -103,5 +115,17 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_bot_pb2.EndGameResponse, _abc.Awaitable[_bot_pb2.EndGameResponse]]:
         """A game ended."""
+
+    @_abc_1.abstractmethod
+    def Play(
+        self,
+        request_iterator: _MaybeAsyncIterator[_bot_pb2.RefereeMessage],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_bot_pb2.BotMessage], _abc.AsyncIterator[_bot_pb2.BotMessage]]:
+        """One whole game on one stream, the fast path (a bot that offers it sets HelloResponse.play): the referee
+        sends `start`, an `act` for each of the bot's decisions and `end`, then closes its side; the bot answers
+        each in order (`started`, `act`, `ended`), under the same deadlines as the unary calls. A bot that does
+        not offer it is played with the unary calls above.
+        """
 
 def add_BotServicer_to_server(servicer: BotServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
