@@ -68,9 +68,9 @@ def arena(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
                                    deals=1, rated=True, versions=[versions["gentle"], versions["random"]],
                                    allow_overlap=True)
     tournament_advance(tournament.pk)
-    for table in playing(tournament):
-        assert table.match is not None
-        play_for_real(table.match)
+    for round_table in playing(tournament):
+        assert round_table.match is not None
+        play_for_real(round_table.match)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     game = Game.objects.filter(match__tournament_table__round__tournament=tournament).order_by("-decisions").first()

@@ -11,6 +11,7 @@ import pytest
 
 from arena.ops.messages import DOMAINS, languages, locale_dir
 
+
 def entries(po: Path) -> list[dict[str, str]]:
     """Each entry of a ``.po`` file: its flags, msgid and msgstr (plural forms joined by ``|``), the header left out.
 

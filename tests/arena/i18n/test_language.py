@@ -87,7 +87,8 @@ def test_the_table_speaks_to_the_player_in_their_language() -> None:
 
 
 def test_the_api_answers_detail_in_the_language_asked_for(alice_token: str) -> None:
-    response = Client().post("/api/challenges", {"bot": "nobody", "opponents": ["ghost"]}, content_type="application/json",
+    response = Client().post("/api/challenges", {"bot": "nobody", "opponents": ["ghost"]},
+                             content_type="application/json",
                              headers={"authorization": f"Bearer {alice_token}", "accept-language": "de"})
     assert response.status_code == 404
     assert response.json()["detail"] == "keine aktive Version von nobody, ghost"
