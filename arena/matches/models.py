@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from arena.bots.models import BotVersion
 
@@ -78,8 +79,8 @@ def _person_at(match: Match, seat: int) -> str:
     table = getattr(match, "table", None)  # arena.tables' Table, once the table's game is stored
     person = table.seats.filter(seat=seat).select_related("user").first() if table is not None else None
     if person is None:
-        return "guest"
-    return person.user.get_username() if person.user is not None else person.name or "guest"
+        return pgettext("table seat", "guest")
+    return person.user.get_username() if person.user is not None else person.name or pgettext("table seat", "guest")
 
 
 class MatchEntry(models.Model):

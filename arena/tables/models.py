@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
@@ -120,4 +121,4 @@ class TableSeat(models.Model):
         """How the table names the seat's player."""
         if self.version is not None:
             return self.version.bot.name
-        return self.name or ("open seat" if self.is_open else "guest")
+        return self.name or (pgettext("table seat", "open seat") if self.is_open else pgettext("table seat", "guest"))
