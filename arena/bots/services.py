@@ -67,7 +67,7 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
         raise SubmissionError(_("%(file)s: too large (%(size)s MB; the limit is %(limit)s)") % {
-            "file": filename, "size": number_format(len(data) / MB, 1), "limit": upload_limit_text()}, 413)
+            "file": filename, "size": number_format(round(len(data) / MB, 1), 1), "limit": upload_limit_text()}, 413)
     if not data:
         raise SubmissionError(_("%(file)s: the upload is empty") % {"file": filename})
     name, label, language = _check_archive(filename, data)

@@ -148,6 +148,6 @@ def strength_test_data(test: StrengthTest) -> dict[str, Any]:
         "elo_text": _elo_text(test.elo) if has_figures and test.elo is not None else "–",
         "interval_text": (_("%(low)s to %(high)s") % {"low": _elo_text(test.elo_low), "high": _elo_text(test.elo_high)}
                           if test.elo_low is not None and test.elo_high is not None else "–"),
-        "los_text": f"{formats.number_format(100 * test.los, 1)}%" if test.los is not None else "–",
+        "los_text": f"{formats.number_format(round(100 * test.los, 1), 1)}%" if test.los is not None else "–",
         "history": test.history,
     }
