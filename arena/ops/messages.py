@@ -3,7 +3,7 @@
 ``makemessages`` is run into a copy of the catalogs with ``--no-location --no-obsolete`` (so the comparison
 does not move with line numbers), and the msgids found in the code are compared with the committed ones:
 a string added to the code but not to the catalogs, or one left in a catalog after the code dropped it,
-makes the catalogs stale. ``compilemessages`` turns the committed ``.po`` files into the ``.mo`` files
+makes the catalogs stale. ``msgfmt`` (as ``compilemessages``) turns the committed ``.po`` files into the ``.mo`` files
 Django reads; they are built at setup (``durak-arena``, the Docker image, CI), never committed.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import re
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -73,9 +74,10 @@ def stale() -> list[str]:
 
 
 def compile_catalogs() -> None:
-    """Build the ``.mo`` files from the committed ``.po`` files (needs GNU gettext's ``msgfmt``)."""
-    with contextlib.chdir(settings.BASE_DIR):
-        call_command("compilemessages", locale=languages(), verbosity=0, ignore_patterns=IGNORE)
+    """Build the ``.mo`` files from the committed ``.po`` files with GNU gettext's ``msgfmt`` (what
+    ``compilemessages`` runs), for our catalogs only: an installed arena must not walk its site-packages."""
+    for po in sorted(locale_dir().glob("*/LC_MESSAGES/*.po")):
+        subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
 
 
 def catalogs_compiled() -> bool:
