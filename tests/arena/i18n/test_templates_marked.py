@@ -19,7 +19,8 @@ from django.template.base import Lexer, TokenType
 
 ALLOWED = {
     "Durak", "Arena", "API", "JSON", "Elo", "LLR", "LOS", "SPRT", "SE", "Bu", "MBu", "SB", "DE", "FP", "H0", "H1",
-    "elo0", "elo1", "v", "p", "ms", "s", "h", "α", "β", "ρ", "n", "x", "UTC", "Wilson", "Buchholz", "Sonneborn", "Berger",
+    "elo0", "elo1", "v", "p", "ms", "s", "h", "α", "β", "ρ", "n", "x", "UTC",
+    "Wilson", "Buchholz", "Sonneborn", "Berger",
 }
 """Words that are not translated: the brand, units and the names and abbreviations of statistics."""
 ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
