@@ -142,7 +142,7 @@ def test_the_switcher_changes_the_language_on_the_spot(browser: Browser, live_se
                                                        arena: dict[str, str]) -> None:
     for page in context_page(browser, "en-GB", 1280):
         page.goto(f"{live_server}{arena['tournament']}")
-        page.click("#language-switcher button[value=de]")
+        page.click("#language-switcher input[value=de]")
         expect(page).to_have_url(re.compile(re.escape(arena["tournament"]) + "$"))
         expect(page.locator(".topbar nav")).to_contain_text("Turniere")
         page.goto(f"{live_server}/")
