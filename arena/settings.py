@@ -76,9 +76,11 @@ MIDDLEWARE = [
     "arena.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "arena.accounts.middleware.LanguagePreferenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -119,9 +121,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# The site speaks its players' languages: the browser's Accept-Language picks one, the switcher on every page
+# (Django's set_language view) sets a cookie, and a signed-in user's choice is kept on the account
+# (arena.accounts.middleware). Catalogs: arena/locale, compiled by `compilemessages` at setup.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "arena" / "locale"]
+FORMAT_MODULE_PATH = ["arena.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

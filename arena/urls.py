@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
 
 from arena.api.api import api
 from arena.ops.views import health
@@ -14,6 +15,7 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API docs).
     path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}web/favicon.svg", permanent=True)),
     path("api/", api.urls),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("arena.accounts.urls")),
     path("tournaments/", include("arena.tournaments.urls")),
     path("matchmaking/", include("arena.matchmaking.urls")),

@@ -24,3 +24,16 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class LanguagePreference(models.Model):
+    """The language a signed-in user chose with the switcher, so it follows them to another browser.
+
+    Absent until they choose; until then the browser's Accept-Language (or the cookie) decides.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_preference")
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language})"

@@ -8,6 +8,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", throttled("login")(auth_views.LoginView.as_view()), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("language/", views.language_set, name="set_language"),
     path("", views.account, name="account"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token_revoke"),
 ]

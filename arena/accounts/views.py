@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -9,8 +10,12 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import check_for_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
+from arena.accounts.middleware import preference_set
 from arena.accounts.services import token_create, token_revoke
 from arena.ops.throttle import throttled
 
@@ -21,7 +26,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        messages.success(request, f"Welcome, {user.username}. Submit your first bot below.")
+        messages.success(request, _("Welcome, %(name)s. Submit your first bot below.") % {"name": user.username})
         return redirect("submit")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -43,7 +48,17 @@ def account(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     if token_revoke(user=request.user, token_id=token_id):  # type: ignore[arg-type]
-        messages.success(request, "Token revoked.")
+        messages.success(request, _("Token revoked."))
     else:
-        messages.error(request, "No such token of yours.")
+        messages.error(request, _("No such token of yours."))
     return redirect("account")
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """Django's ``set_language`` (the cookie, the redirect back), and for a signed-in user the account's preference."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if check_for_language(language) and language in dict(settings.LANGUAGES):
+        preference_set(request, language)
+    return response

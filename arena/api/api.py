@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
 from ninja.security import HttpBearer
 
@@ -160,7 +161,7 @@ def create_challenge(request: HttpRequest, body: ChallengeIn) -> Status[dict[str
     active = {v.bot.name: v for v in active_versions().filter(bot__name__in=[body.bot, *body.opponents])}
     missing = [name for name in [body.bot, *body.opponents] if name not in active]
     if missing:
-        return Status(404, {"detail": f"no active version of {', '.join(missing)}"})
+        return Status(404, {"detail": _("no active version of %(bots)s") % {"bots": ", ".join(missing)}})
     try:
         match = challenge_create(user=user, version=active[body.bot],
                                  opponents=[active[name] for name in body.opponents], preset=body.preset)
@@ -187,7 +188,7 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
         "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
         "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
         "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries])
-        or match.public_error or ("the match could not be played" if match.status == Match.Status.FAILED else ""),
+        or match.public_error or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
         "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
                              faults=e.faults) for e in entries],
         "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat,
@@ -201,4 +202,4 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> Any:
-    return api.create_response(request, {"detail": str(error) or "not found"}, status=404)
+    return api.create_response(request, {"detail": str(error) or _("not found")}, status=404)

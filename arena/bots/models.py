@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 PERSON_LANGUAGE = "human"
 """The language of the one version that stands for people in stored games (no upload can declare it)."""
@@ -31,12 +32,12 @@ class Bot(models.Model):
 
 class BotVersion(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "waiting for a worker"
-        BUILDING = "building", "building"
-        ADMISSION = "admission", "playing its admission match"
-        ACTIVE = "active", "active"
-        REJECTED = "rejected", "rejected"
-        RETIRED = "retired", "retired"
+        PENDING = "pending", _("waiting for a worker")
+        BUILDING = "building", _("building")
+        ADMISSION = "admission", _("playing its admission match")
+        ACTIVE = "active", _("active")
+        REJECTED = "rejected", _("rejected")
+        RETIRED = "retired", _("retired")
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField(help_text="1, 2, 3... per bot, in upload order.")

@@ -18,6 +18,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from arena.jobs import enqueue_on_commit
@@ -65,15 +67,16 @@ def version_submit(*, owner: User, filename: str, data: bytes, description: str 
     bot name that belongs to another author."""
     limit = settings.ARENA_MAX_UPLOAD_BYTES
     if len(data) > limit:
-        raise SubmissionError(f"{filename}: too large ({len(data) / MB:.1f} MB; the limit is {upload_limit_text()})",
-                              413)
+        raise SubmissionError(_("%(file)s: too large (%(size)s MB; the limit is %(limit)s)") % {
+            "file": filename, "size": number_format(round(len(data) / MB, 1), 1), "limit": upload_limit_text()}, 413)
     if not data:
-        raise SubmissionError(f"{filename}: the upload is empty")
+        raise SubmissionError(_("%(file)s: the upload is empty") % {"file": filename})
     name, label, language = _check_archive(filename, data)
     with transaction.atomic():
         bot, created = Bot.objects.select_for_update().get_or_create(name=name, defaults={"owner": owner})
         if not created and bot.owner_id != owner.pk:
-            raise SubmissionError(f"bot.toml: name: {name!r} belongs to another author; choose another name", 403)
+            raise SubmissionError(_("bot.toml: name: '%(name)s' belongs to another author; choose another name")
+                                  % {"name": name}, 403)
         if description is not None:
             bot.description = description.strip()[:2000]
             bot.save(update_fields=["description"])

@@ -10,25 +10,27 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from arena.bots.models import BotVersion
 
 
 class Match(models.Model):
     class Kind(models.TextChoices):
-        ADMISSION = "admission", "admission"
-        LADDER = "ladder", "ladder"
-        CHALLENGE = "challenge", "challenge"
-        TOURNAMENT = "tournament", "tournament"
-        SPRT = "sprt", "strength test"
-        TABLE = "table", "table (people and bots)"
+        ADMISSION = "admission", _("admission")
+        LADDER = "ladder", _("ladder")
+        CHALLENGE = "challenge", _("challenge")
+        TOURNAMENT = "tournament", _("tournament")
+        SPRT = "sprt", _("strength test")
+        TABLE = "table", _("table (people and bots)")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
-        CANCELLED = "cancelled", "cancelled"
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
         """Never played: its tournament or strength test ended, or its entrant withdrew, while it was queued."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -77,8 +79,8 @@ def _person_at(match: Match, seat: int) -> str:
     table = getattr(match, "table", None)  # arena.tables' Table, once the table's game is stored
     person = table.seats.filter(seat=seat).select_related("user").first() if table is not None else None
     if person is None:
-        return "guest"
-    return person.user.get_username() if person.user is not None else person.name or "guest"
+        return pgettext("table seat", "guest")
+    return person.user.get_username() if person.user is not None else person.name or pgettext("table seat", "guest")
 
 
 class MatchEntry(models.Model):

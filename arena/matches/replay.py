@@ -61,6 +61,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules, Watcher
 from bots_sdk.engine.cards import mask_to_cards
 from bots_sdk.engine.outcome import Reason
@@ -194,7 +197,7 @@ def _seats(record: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
         item = items[s] if s < len(items) and isinstance(items[s], Mapping) else {}
         bot = item.get("bot")
         version = item.get("version", "")
-        bot_text = bot if isinstance(bot, str) and bot else f"seat {s}"
+        bot_text = bot if isinstance(bot, str) and bot else _("seat %(seat)s") % {"seat": s}
         seats.append({
             "seat": s, "bot": bot_text, "version": str(version) if isinstance(version, str | int) else "",
             "name": bot_text,
@@ -223,7 +226,8 @@ def _teams(
 
 
 def _team_text(team: Mapping[str, Any]) -> str:
-    return f"team {team['letter']} (seats {team['label']}, {team['name']})"
+    return _("team %(letter)s (seats %(seats)s, %(name)s)") % {
+        "letter": team["letter"], "seats": team["label"], "name": team["name"]}
 
 
 def _result(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -277,57 +281,67 @@ def _salvage(record: Mapping[str, Any]) -> tuple[Rules, int, list[Card], list[tu
 
 
 def _who(seats: list[dict[str, Any]], seat: int) -> str:
-    return f"Seat {seat} ({seats[seat]['name']})"
+    return _("Seat %(seat)s (%(name)s)") % {"seat": seat, "name": seats[seat]["name"]}
 
 
 def _describe(action: Action, seat: int, forced: bool, before: dict[str, Any], after: dict[str, Any],
               seats: list[dict[str, Any]]) -> tuple[str, str, list[str]]:
-    """The move list label, the caption's first sentence and the cards to highlight."""
+    """The move list label, the caption's first sentence and the cards to highlight.
+
+    Built in the reader's language (the request's active one): the catalogs word each move as Durak players do.
+    """
     who = _who(seats, seat)
     kind = action.kind
     card = str(action.card) if action.card is not None else ""
     if kind is ActionKind.ATTACK:
         if not before["table"]:
-            label = f"leads {pretty(card)}"
+            label = _("leads %(card)s") % {"card": pretty(card)}
         else:
-            label = f"throws in {pretty(card)}"
-        return label, f"{who} {label}" + (" (the only card)" if forced else ""), [card]
+            label = _("throws in %(card)s") % {"card": pretty(card)}
+        caption = (_("%(who)s %(move)s (the only card)") if forced else _("%(who)s %(move)s")) % {
+            "who": who, "move": label}
+        return label, caption, [card]
     if kind is ActionKind.DEFEND:
         target = str(action.target)
-        label = f"beats {pretty(target)} with {pretty(card)}"
-        return label, f"{who} {label}", [card, target]
+        label = _("beats %(target)s with %(card)s") % {"target": pretty(target), "card": pretty(card)}
+        return label, _("%(who)s %(move)s") % {"who": who, "move": label}, [card, target]
     if kind is ActionKind.TAKE:
         if forced:
-            return "takes (forced)", f"{who} cannot beat the table and will take", []
-        return "will take", f"{who} gives up and will take", []
+            return _("takes (forced)"), _("%(who)s cannot beat the table and will take") % {"who": who}, []
+        return _("will take"), _("%(who)s gives up and will take") % {"who": who}, []
     if kind is ActionKind.PASS:
         if forced:
-            return "passes", f"{who} has nothing to add", []
-        return "passes", f"{who} passes", []
+            return _("passes"), _("%(who)s has nothing to add") % {"who": who}, []
+        return _("passes"), _("%(who)s passes") % {"who": who}, []
     if kind is ActionKind.TRANSFER:
-        label = f"transfers with {pretty(card)}"
-        return label, f"{who} {label} to {_who(seats, after['defender'])}", [card]
+        label = _("transfers with %(card)s") % {"card": pretty(card)}
+        caption = _("%(who)s %(move)s to %(defender)s") % {
+            "who": who, "move": label, "defender": _who(seats, after["defender"])}
+        return label, caption, [card]
     if kind is ActionKind.EXCHANGE:
         old, new = before["trump_card"], after["trump_card"]
-        label = f"exchanges {pretty(new)} for {pretty(old)}"
-        return label, f"{who} {label}, the turned-up trump", [old, new]
+        label = _("exchanges %(new)s for %(old)s") % {"new": pretty(new), "old": pretty(old)}
+        return label, _("%(who)s %(move)s, the turned-up trump") % {"who": who, "move": label}, [old, new]
     return str(action), f"{who}: {action}", []
 
 
 def _bout_sentence(event: dict[str, Any], seats: list[dict[str, Any]], trump_card: str) -> str:
     count = len(event["cards"])
-    plural = "card" if count == 1 else "cards"
+    values = {"bout": event["bout"], "count": count}
     if event["taken"]:
-        text = f"Bout {event['bout']}: {_who(seats, event['by'])} takes {count} {plural}."
+        text = ngettext("Bout %(bout)s: %(who)s takes %(count)s card.", "Bout %(bout)s: %(who)s takes %(count)s cards.",
+                        count) % {**values, "who": _who(seats, event["by"])}
     else:
-        text = f"Bout {event['bout']}: {count} {plural} to the discard."
-    draws = [f"seat {s} draws {n}" for s, n in event["draws"]]
+        text = ngettext("Bout %(bout)s: %(count)s card to the discard.",
+                        "Bout %(bout)s: %(count)s cards to the discard.", count) % values
+    draws = [_("seat %(seat)s draws %(count)s") % {"seat": s, "count": n} for s, n in event["draws"]]
     if draws:
         joined = ", ".join(draws)
         text += " " + joined[0].upper() + joined[1:]
-        text += f" (the last, with the trump {pretty(trump_card)})." if event["turn_up"] else "."
+        text += (" " + _("(the last, with the trump %(card)s).") % {"card": pretty(trump_card)}
+                 if event["turn_up"] else ".")
     for s in event["out"]:
-        text += f" {_who(seats, s)} is out."
+        text += " " + _("%(who)s is out.") % {"who": _who(seats, s)}
     return text
 
 
@@ -340,31 +354,33 @@ def _stand_in_sentence(before: Mapping[str, Any], after: Mapping[str, Any], seat
     if "attacker_position" not in after:
         return ""
     sentences = []
-    for role, verb in (("attacker", "attacks"), ("defender", "defends")):
+    for role, verb in (("attacker", _("attacks")), ("defender", _("defends"))):
         actor, position = after[role], after[f"{role}_position"]
         if actor != position and (before[role], before[f"{role}_position"]) != (actor, position):
-            sentences.append(f"{_who(seats, actor)} plays for seat {position} and {verb}.")
+            sentences.append(_("%(who)s plays for seat %(position)s and %(verb)s.") % {
+                "who": _who(seats, actor), "position": position, "verb": verb})
     return " ".join(sentences)
 
 
-def _loser_sentence(durak: int, seats: list[dict[str, Any]], teams: list[dict[str, Any]], how: str = "") -> str:
-    """Who lost: the durak, or in a team game their whole team (``how`` says why, before "loses")."""
+def _loser_sentence(durak: int, seats: list[dict[str, Any]], teams: list[dict[str, Any]], last: bool = False) -> str:
+    """Who lost: the durak, or in a team game their whole team (``last``: because it held the last cards)."""
     if not teams:
-        return f"{_who(seats, durak)} is the durak."
+        return _("%(who)s is the durak.") % {"who": _who(seats, durak)}
     text = _team_text(teams[seats[durak]["team"]])
-    return f"{text[0].upper()}{text[1:]}{how} loses."
+    text = f"{text[0].upper()}{text[1:]}"
+    return (_("%(team)s holds the last cards and loses.") if last else _("%(team)s loses.")) % {"team": text}
 
 
 def _end_sentence(outcome: dict[str, Any], seats: list[dict[str, Any]], teams: list[dict[str, Any]]) -> str:
     reason = outcome["reason"]
     if outcome["durak"] is not None and not Reason(reason).is_forfeit:
-        return _loser_sentence(outcome["durak"], seats, teams, " holds the last cards and")
+        return _loser_sentence(outcome["durak"], seats, teams, last=True)
     if reason == Reason.PICKUP_LIMIT:
-        return "Draw: too many takes in a row with an empty stock."
+        return _("Draw: too many takes in a row with an empty stock.")
     if reason == Reason.MAX_BOUTS:
-        return "Draw: the bout limit was reached."
+        return _("Draw: the bout limit was reached.")
     if reason == Reason.NORMAL:
-        return "Draw: the last players went out together."
+        return _("Draw: the last players went out together.")
     return ""
 
 
@@ -437,11 +453,15 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
     deal = dict(snaps[0][1])
     first = deal["attacker"]
     deal.update(
-        seat=None, action=None, forced=False, ms=None, label="deal", hl=[], bout_end=None, forfeit=None,
-        caption=(
-            f"{_who(seats, dealer)} deals {rules.hand_size} cards each; the trump is {pretty(deal['trump_card'])}. "
-            f"{_who(seats, first)} attacks first, {_who(seats, deal['defender'])} defends."
-        ),
+        seat=None, action=None, forced=False, ms=None, label=_("deal"), hl=[], bout_end=None, forfeit=None,
+        caption=ngettext(
+            "%(dealer)s deals %(count)s card each; the trump is %(trump)s. "
+            "%(first)s attacks first, %(defender)s defends.",
+            "%(dealer)s deals %(count)s cards each; the trump is %(trump)s. "
+            "%(first)s attacks first, %(defender)s defends.",
+            rules.hand_size,
+        ) % {"dealer": _who(seats, dealer), "count": rules.hand_size, "trump": pretty(deal["trump_card"]),
+             "first": _who(seats, first), "defender": _who(seats, deal["defender"])},
     )
     steps.append(deal)
     seen = 0  # history entries turned into steps
@@ -524,12 +544,22 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
     offender = stored["offender"]
     last["forfeit"] = {"seat": offender, "reason": reason, "detail": stored["detail"]}
     if offender is not None and 0 <= offender < len(seats):
-        text = f"{_who(seats, offender)} forfeits ({reason}"
-        text += f": {stored['detail']})." if stored["detail"] else ")."
+        values = {"who": _who(seats, offender), "reason": reason_text(reason), "detail": stored["detail"]}
+        text = (_("%(who)s forfeits (%(reason)s: %(detail)s).") if stored["detail"]
+                else _("%(who)s forfeits (%(reason)s).")) % values
         last["caption"] += f" {text} {_loser_sentence(offender, seats, teams)}"
     if offender != game.to_act:
         return f"the stored offender is seat {offender}, but seat {game.to_act} was to act"
     return ""
+
+
+def reason_text(reason: str) -> str:
+    """A game's end reason in the reader's words (the record keeps the code: ``timeout``, ``pickup_limit``...)."""
+    words = {"timeout": pgettext("end reason", "timeout"), "crash": pgettext("end reason", "crash"),
+             "illegal": pgettext("end reason", "illegal"), "protocol": pgettext("end reason", "protocol"),
+             "normal": pgettext("end reason", "normal"), "pickup_limit": pgettext("end reason", "pickup_limit"),
+             "max_bouts": pgettext("end reason", "max_bouts")}
+    return words.get(reason, reason)
 
 
 def _result_text(result: Mapping[str, Any]) -> str:
@@ -539,4 +569,4 @@ def _result_text(result: Mapping[str, Any]) -> str:
     return text if result.get("losers") is None else f"{text}, losers {result.get('losers')}"
 
 
-__all__ = ["FORMAT", "TEAM_LETTERS", "pretty", "replay_frames", "seat_view", "split_cards", "team_label"]
+__all__ = ["FORMAT", "TEAM_LETTERS", "pretty", "reason_text", "replay_frames", "seat_view", "split_cards", "team_label"]

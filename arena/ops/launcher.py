@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -106,6 +107,19 @@ class Children:
             process.wait()
 
 
+def _compile_messages() -> None:
+    """The Russian and German pages: compile the catalogs unless an installed package already ships them."""
+    from arena.ops.messages import catalogs_compiled, compile_catalogs
+
+    if catalogs_compiled():
+        return
+    if shutil.which("msgfmt") is None:
+        print("note: GNU gettext (msgfmt) is not installed, so the site is in English only; install it\n"
+              "      (apt-get install gettext) and run durak-arena again for Russian and German.")
+        return
+    compile_catalogs()
+
+
 def _setup(quiet: bool = True) -> str:
     """Migrations, static files, reference bots and schedules; the sandbox the worker will use."""
     from django.core.management import call_command
@@ -118,6 +132,7 @@ def _setup(quiet: bool = True) -> str:
     verbosity = 0 if quiet else 1
     call_command("migrate", verbosity=verbosity, interactive=False)
     call_command("collectstatic", verbosity=verbosity, interactive=False)
+    _compile_messages()
     call_command("setup_arena", verbosity=verbosity)
     if check_sandbox() is None:
         return os.environ.get("ARENA_SANDBOX", "bwrap")

@@ -19,13 +19,18 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django_ratelimit.core import get_usage
 
 from arena.accounts.models import ApiToken
 
 View = Callable[..., HttpResponseBase]
 RATE = re.compile(r"(\d+)/(\d*)([smhd])")
-PERIODS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
+PERIODS = {"s": pgettext_lazy("per", "second"), "m": pgettext_lazy("per", "minute"), "h": pgettext_lazy("per", "hour"),
+           "d": pgettext_lazy("per", "day")}
+"""A rate's period after "per" (one of it), in the reader's language."""
 
 
 def _address(group: str, request: HttpRequest) -> str:
@@ -45,17 +50,17 @@ def _author(group: str, request: HttpRequest) -> str:
 @dataclasses.dataclass(frozen=True)
 class Scope:
     setting: str
-    what: str
+    what: Promise
     """What is counted, for the refusal: "uploads per author"."""
     key: Callable[[str, HttpRequest], str]
 
 
 SCOPES = {
-    "upload": Scope("ARENA_RATE_UPLOADS", "bot uploads per author", _author),
-    "challenge": Scope("ARENA_RATE_CHALLENGES", "challenges per author", _author),
-    "table": Scope("ARENA_RATE_TABLES", "new tables per visitor", _author),
-    "signup": Scope("ARENA_RATE_SIGNUPS", "sign-ups per address", _address),
-    "login": Scope("ARENA_RATE_LOGINS", "login attempts per address", _address),
+    "upload": Scope("ARENA_RATE_UPLOADS", gettext_lazy("bot uploads per author"), _author),
+    "challenge": Scope("ARENA_RATE_CHALLENGES", gettext_lazy("challenges per author"), _author),
+    "table": Scope("ARENA_RATE_TABLES", gettext_lazy("new tables per visitor"), _author),
+    "signup": Scope("ARENA_RATE_SIGNUPS", gettext_lazy("sign-ups per address"), _address),
+    "login": Scope("ARENA_RATE_LOGINS", gettext_lazy("login attempts per address"), _address),
 }
 
 
@@ -70,14 +75,16 @@ def _per(rate: str) -> str:
         raise ValueError(f"{rate!r} is not a rate like 20/h")
     count, multiple, unit = found.groups()
     if multiple in ("", "1"):
-        return f"{count} per {PERIODS[unit]}"
-    return f"{count} per {multiple} {PERIODS[unit]}s"
+        return _("%(count)s per %(period)s") % {"count": count, "period": PERIODS[unit]}
+    units = {"s": ngettext("second", "seconds", int(multiple)), "m": ngettext("minute", "minutes", int(multiple)),
+             "h": ngettext("hour", "hours", int(multiple)), "d": ngettext("day", "days", int(multiple))}
+    return _("%(count)s per %(multiple)s %(unit)s") % {"count": count, "multiple": multiple, "unit": units[unit]}
 
 
 def _wait_text(seconds: int) -> str:
     if seconds < 120:
-        return f"{seconds} s"
-    return f"{math.ceil(seconds / 60)} min"
+        return _("%(seconds)s s") % {"seconds": seconds}
+    return _("%(minutes)s min") % {"minutes": math.ceil(seconds / 60)}
 
 
 def refusal(scope_name: str, request: HttpRequest) -> HttpResponse | None:
@@ -88,13 +95,14 @@ def refusal(scope_name: str, request: HttpRequest) -> HttpResponse | None:
     if usage is None or not usage["should_limit"]:
         return None
     wait = max(1, int(usage["time_left"]))
-    message = f"Too many {scope.what}: the limit is {_per(rate)}. Try again in {_wait_text(wait)}."
+    message = _("Too many %(what)s: the limit is %(rate)s. Try again in %(wait)s.") % {
+        "what": scope.what, "rate": _per(rate), "wait": _wait_text(wait)}
     response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message, "retry_after": wait}, status=429)
     else:
         response = render(request, "web/refused.html", {
-            "title": "Slow down", "message": message,
+            "title": _("Slow down"), "message": message,
         }, status=429)
     response["Retry-After"] = str(wait)
     return response

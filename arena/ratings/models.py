@@ -8,6 +8,9 @@ is written per stored match (source ``game``: after its games' K updates) and pe
 from __future__ import annotations
 
 from django.db import models
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from arena.bots.models import BotVersion
 from bots_sdk.engine import Rules
@@ -33,10 +36,14 @@ class Ladder(models.Model):
 
     @property
     def title(self) -> str:
+        from arena.matches.presets import preset_name
+
         teams = self.teams
+        values = {"preset": capfirst(preset_name(self.preset)), "players": self.players}
         if teams:
-            return f"{self.preset.capitalize()}, {self.players} players in {len(teams)} teams of {len(teams[0])}"
-        return f"{self.preset.capitalize()}, {self.players} players"
+            return _("%(preset)s, %(players)s players in %(teams)s teams of %(size)s") % {
+                **values, "teams": len(teams), "size": len(teams[0])}
+        return ngettext("%(preset)s, %(players)s player", "%(preset)s, %(players)s players", self.players) % values
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...] | None:
@@ -78,8 +85,8 @@ class Rating(models.Model):
 
 class RatingPoint(models.Model):
     class Source(models.TextChoices):
-        GAME = "game", "per-game update"
-        FIT = "fit", "batch fit"
+        GAME = "game", _("per-game update")
+        FIT = "fit", _("batch fit")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
     version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="rating_points")

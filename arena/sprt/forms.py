@@ -6,8 +6,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext_lazy as _
 
 from arena.bots.models import BotVersion
+from arena.matches.presets import preset_name
 from arena.sprt import services
 from arena.sprt.models import StrengthTest
 from arena.sprt.selectors import baseline_versions, candidate_versions
@@ -21,7 +23,7 @@ def _two_player_presets() -> list[tuple[str, str]]:
             Rules.preset(preset, players=2)
         except ValueError:
             continue
-        choices.append((preset, preset))
+        choices.append((preset, preset_name(preset)))
     return choices
 
 
@@ -30,27 +32,27 @@ def _label(version: BotVersion) -> str:
 
 
 class StrengthTestForm(forms.Form):
-    version_b = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="B (the candidate, yours)")
+    version_b = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label=_("B (the candidate, yours)"))
     version_a = forms.ModelChoiceField(
-        queryset=BotVersion.objects.none(), label="A (the baseline)",
-        help_text="Another of your versions, or any active bot.",
+        queryset=BotVersion.objects.none(), label=_("A (the baseline)"),
+        help_text=_("Another of your versions, or any active bot."),
     )
-    preset = forms.ChoiceField(choices=_two_player_presets, initial="classic", label="Rules (2 players)")
-    elo0 = forms.FloatField(initial=services.DEFAULT_ELO0, label="elo0 (H0: B is this much stronger)",
-                            help_text="Logistic Elo; 0 means 'no better'.")
-    elo1 = forms.FloatField(initial=services.DEFAULT_ELO1, label="elo1 (H1: B is this much stronger)",
-                            help_text="30 Elo is a 54 % expected score: small for Durak bots, found in a few "
-                                      "hundred pairs at most. Narrower bounds need many more pairs.")
+    preset = forms.ChoiceField(choices=_two_player_presets, initial="classic", label=_("Rules (2 players)"))
+    elo0 = forms.FloatField(initial=services.DEFAULT_ELO0, label=_("elo0 (H0: B is this much stronger)"),
+                            help_text=_("Logistic Elo; 0 means 'no better'."))
+    elo1 = forms.FloatField(initial=services.DEFAULT_ELO1, label=_("elo1 (H1: B is this much stronger)"),
+                            help_text=_("30 Elo is a 54 percent expected score: small for Durak bots, found in a few "
+                                      "hundred pairs at most. Narrower bounds need many more pairs."))
     alpha = forms.FloatField(initial=services.DEFAULT_ALPHA, min_value=0.001, max_value=0.5,
-                             label="α (chance of a false 'stronger')")
+                             label=_("α (chance of a false 'stronger')"))
     beta = forms.FloatField(initial=services.DEFAULT_BETA, min_value=0.001, max_value=0.5,
-                            label="β (chance of missing a real gain)")
+                            label=_("β (chance of missing a real gain)"))
     max_pairs = forms.IntegerField(initial=services.DEFAULT_MAX_PAIRS, min_value=1,
-                                   max_value=services.MAX_PAIRS_LIMIT, label="Stop undecided after (pairs)")
+                                   max_value=services.MAX_PAIRS_LIMIT, label=_("Stop undecided after (pairs)"))
     concurrency = forms.IntegerField(initial=services.DEFAULT_CONCURRENCY, min_value=1,
-                                     max_value=services.MAX_CONCURRENCY, label="Pairs in flight")
+                                     max_value=services.MAX_CONCURRENCY, label=_("Pairs in flight"))
     model = forms.ChoiceField(choices=StrengthTest.Model.choices, initial=StrengthTest.Model.PENTANOMIAL,
-                              label="Statistical model")
+                              label=_("Statistical model"))
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser, bot_name: str = "",
                  **kwargs: Any) -> None:

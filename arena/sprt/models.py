@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
@@ -22,15 +23,15 @@ PENTANOMIAL_LABELS = ("0", "¼", "½", "¾", "1")
 
 class StrengthTest(models.Model):
     class Status(models.TextChoices):
-        RUNNING = "running", "running"
-        ACCEPTED_H1 = "accepted_h1", "B is stronger"
-        ACCEPTED_H0 = "accepted_h0", "B is not stronger"
-        STOPPED = "stopped", "stopped without a decision"
-        FAILED = "failed", "failed"
+        RUNNING = "running", _("running")
+        ACCEPTED_H1 = "accepted_h1", _("B is stronger")
+        ACCEPTED_H0 = "accepted_h0", _("B is not stronger")
+        STOPPED = "stopped", _("stopped without a decision")
+        FAILED = "failed", _("failed")
 
     class Model(models.TextChoices):
-        PENTANOMIAL = "pentanomial", "logistic Elo, pentanomial over pairs"
-        TRINOMIAL = "trinomial", "logistic Elo, trinomial over games (ignores the pairing)"
+        PENTANOMIAL = "pentanomial", _("logistic Elo, pentanomial over pairs")
+        TRINOMIAL = "trinomial", _("logistic Elo, trinomial over games (ignores the pairing)")
 
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="strength_tests")
     version_b = models.ForeignKey(
@@ -120,11 +121,11 @@ class StrengthTestPair(models.Model):
     """One duplicate pair of a test: its match, and whether (and how) it was counted."""
 
     class State(models.TextChoices):
-        PLAYING = "playing", "queued or playing"
-        COUNTED = "counted", "counted"
-        FAILED = "failed", "failed"
-        LATE = "late", "ended after the test (not counted)"
-        CANCELLED = "cancelled", "cancelled before it started (the test had ended)"
+        PLAYING = "playing", _("queued or playing")
+        COUNTED = "counted", _("counted")
+        FAILED = "failed", _("failed")
+        LATE = "late", _("ended after the test (not counted)")
+        CANCELLED = "cancelled", _("cancelled before it started (the test had ended)")
 
     test = models.ForeignKey(StrengthTest, on_delete=models.CASCADE, related_name="pairs_played")
     match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="strength_test_pair")

@@ -7,6 +7,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, Match
@@ -71,9 +74,9 @@ def baseline_versions(user: AbstractBaseUser | AnonymousUser) -> QuerySet[BotVer
 
 
 ESTIMATE_NOTES = {
-    "sequential": "Elo is median-unbiased and the interval allows for the test stopping early.",
-    "fixed": "Elo, interval and LOS as for a fixed-length match: the sequential estimate finds no value for "
-             "counts like these (pairs nearly all alike).",
+    "sequential": gettext_lazy("Elo is median-unbiased and the interval allows for the test stopping early."),
+    "fixed": gettext_lazy("Elo, interval and LOS as for a fixed-length match: the sequential estimate finds no value "
+                          "for counts like these (pairs nearly all alike)."),
 }
 """What the page says under the figures, by the estimate they come from (see ``arena.sprt.statistics``)."""
 
@@ -93,21 +96,26 @@ def _bound(elo: float) -> str:
 
 def verdict(test: StrengthTest) -> str:
     """The state of the test in plain words."""
-    b, a = test.version_b.display, test.version_a.display
-    pairs = f"{test.pairs} pair{'' if test.pairs == 1 else 's'}"
+    values = {
+        "b": test.version_b.display, "a": test.version_a.display, "elo0": _bound(test.elo0), "elo1": _bound(test.elo1),
+        "pairs": ngettext("%(count)s pair", "%(count)s pairs", test.pairs) % {"count": test.pairs},
+        "alpha": f"{test.alpha:.0%}", "beta": f"{test.beta:.0%}", "upper": f"{test.upper:.2f}",
+        "lower": f"{test.lower:.2f}", "note": test.note,
+    }
     if test.status == StrengthTest.Status.ACCEPTED_H1:
-        return (f"{b} is stronger than {a} by at least {_bound(test.elo1)} Elo "
-                f"(H1 accepted after {pairs}; a false alarm has at most a {test.alpha:.0%} chance).")
+        return _("%(b)s is stronger than %(a)s by at least %(elo1)s Elo (H1 accepted after %(pairs)s; a false alarm "
+                 "has at most a %(alpha)s chance).") % values
     if test.status == StrengthTest.Status.ACCEPTED_H0:
-        gap = "is not stronger than" if test.elo0 <= 0 else f"is not more than {_bound(test.elo0)} Elo stronger than"
-        return (f"{b} {gap} {a} (H0 accepted after {pairs}; missing a gain of {_bound(test.elo1)} Elo "
-                f"has at most a {test.beta:.0%} chance).")
+        text = (_("%(b)s is not stronger than %(a)s") if test.elo0 <= 0
+                else _("%(b)s is not more than %(elo0)s Elo stronger than %(a)s")) % values
+        return _("%(verdict)s (H0 accepted after %(pairs)s; missing a gain of %(elo1)s Elo has at most a %(beta)s "
+                 "chance).") % {**values, "verdict": text}
     if test.status == StrengthTest.Status.STOPPED:
-        return f"No decision: {test.note or 'stopped'}."
+        return _("No decision: %(note)s.") % values if test.note else _("No decision: stopped.")
     if test.status == StrengthTest.Status.FAILED:
-        return f"The test failed: {test.note}."
-    return (f"Running: {pairs} played. It stops when the LLR reaches {test.upper:.2f} "
-            f"(B is stronger by {_bound(test.elo1)} Elo) or {test.lower:.2f} (not stronger than {_bound(test.elo0)}).")
+        return _("The test failed: %(note)s.") % values
+    return _("Running: %(pairs)s played. It stops when the LLR reaches %(upper)s (B is stronger by %(elo1)s Elo) or "
+             "%(lower)s (not stronger than %(elo0)s).") % values
 
 
 def strength_test_data(test: StrengthTest) -> dict[str, Any]:
@@ -136,10 +144,10 @@ def strength_test_data(test: StrengthTest) -> dict[str, Any]:
         "elo_high": test.elo_high,
         "los": test.los,
         "estimate": test.estimate,
-        "estimate_note": ESTIMATE_NOTES.get(test.estimate, ""),
+        "estimate_note": str(ESTIMATE_NOTES.get(test.estimate, "")),
         "elo_text": _elo_text(test.elo) if has_figures and test.elo is not None else "–",
-        "interval_text": (f"{_elo_text(test.elo_low)} to {_elo_text(test.elo_high)}"
+        "interval_text": (_("%(low)s to %(high)s") % {"low": _elo_text(test.elo_low), "high": _elo_text(test.elo_high)}
                           if test.elo_low is not None and test.elo_high is not None else "–"),
-        "los_text": f"{test.los:.1%}" if test.los is not None else "–",
+        "los_text": f"{formats.number_format(round(100 * test.los, 1), 1)}%" if test.los is not None else "–",
         "history": test.history,
     }

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena.sprt.forms import StrengthTestForm
@@ -39,7 +40,7 @@ def test_start(request: HttpRequest) -> HttpResponse:
             except StrengthTestError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, "Strength test started: its first pairs are queued.")
+                messages.success(request, _("Strength test started: its first pairs are queued."))
                 return redirect("sprt:detail", pk=test.pk)
     else:
         form = StrengthTestForm(user=request.user, bot_name=bot_name)
@@ -70,5 +71,5 @@ def test_stop(request: HttpRequest, pk: int) -> HttpResponse:
     except StrengthTestError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Test stopped.")
+        messages.success(request, _("Test stopped."))
     return redirect("sprt:detail", pk=test.pk)

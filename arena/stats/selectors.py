@@ -33,6 +33,9 @@ from django.db import connection
 from django.db.models import Avg, Case, CharField, Count, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.functions import Mod
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import pgettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from arena.bots.models import BotVersion
 from arena.bots.services import ARENA_USER
@@ -177,8 +180,11 @@ class Sides:
         return 1 / self.sides
 
     @property
-    def label(self) -> str:
-        return f"{self.preset or 'individual'} {self.players}p"
+    def label(self) -> StrOrPromise:
+        """Lazy: the page is cached once for every reader, and each reads the words in their own language."""
+        if self.preset:
+            return f"{self.preset} {self.players}p"
+        return format_lazy("{} {}p", pgettext_lazy("chart label", "individual"), self.players)
 
 
 @dataclass(frozen=True)
@@ -243,9 +249,9 @@ class DuplicateRow:
     version_id: int | None = None
 
     @property
-    def label(self) -> str:
+    def label(self) -> StrOrPromise:
         if self.version is None:
-            return f"{self.players}p all bots"
+            return format_lazy("{}p {}", self.players, pgettext_lazy("chart label", "all bots"))
         return f"{self.players}p {self.version.bot.name} v{self.version.number}"
 
 

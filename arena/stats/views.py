@@ -5,15 +5,20 @@ from __future__ import annotations
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.stats.selectors import DUPLICATE_BOTS, Filters, stats_page
 from bots_sdk.engine import PRESETS
 
 
 class FilterForm(forms.Form):
-    preset = forms.ChoiceField(choices=[("", "every preset"), *((p, p) for p in PRESETS)], required=False)
+    preset = forms.ChoiceField(choices=[("", gettext_lazy("every preset")), *((p, PRESET_NAMES[p]) for p in PRESETS)],
+                               required=False, label=gettext_lazy("Rules"))
     players = forms.TypedChoiceField(
-        choices=[("", "every table size"), *((str(n), f"{n} players") for n in range(2, 7))],
+        choices=[("", gettext_lazy("every table size")),
+                 *((str(n), ngettext_lazy("%(n)s player", "%(n)s players", "n") % {"n": n}) for n in range(2, 7))],
+        label=gettext_lazy("Table size"),
         coerce=int, empty_value=None, required=False,
     )
 

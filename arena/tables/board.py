@@ -20,6 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
 from arena.matches.replay import pretty, replay_frames
 from bots_sdk.bots import make_bot
 from bots_sdk.engine import Action, ActionKind, Card, Game, Observation, Rules
@@ -50,17 +53,17 @@ def action_label(action: Action, observation: Observation) -> str:
     card = pretty(str(action.card)) if action.card is not None else ""
     kind = action.kind
     if kind is ActionKind.ATTACK:
-        return f"lead {card}" if not observation.table else f"throw in {card}"
+        return (_("lead %(card)s") if not observation.table else _("throw in %(card)s")) % {"card": card}
     if kind is ActionKind.DEFEND:
-        return f"beat {pretty(str(action.target))} with {card}"
+        return _("beat %(target)s with %(card)s") % {"target": pretty(str(action.target)), "card": card}
     if kind is ActionKind.TRANSFER:
-        return f"transfer with {card}"
+        return _("transfer with %(card)s") % {"card": card}
     if kind is ActionKind.TAKE:
-        return "take the cards"
+        return _("take the cards")
     if kind is ActionKind.PASS:
-        return "pass (nothing to add)" if observation.table else "pass"
+        return _("pass (nothing to add)") if observation.table else _("pass")
     if kind is ActionKind.EXCHANGE:
-        return f"exchange for the trump {pretty(str(observation.trump_card))}"
+        return _("exchange for the trump %(card)s") % {"card": pretty(str(observation.trump_card))}
     return str(action)
 
 
@@ -82,25 +85,34 @@ def _role(observation: Observation, seat: int) -> str:
     return "may throw in" if seat in observation.eligible_attackers and observation.table else ""
 
 
+ROLE_WORDS = {"out": pgettext_lazy("seat role", "out"), "takes": pgettext_lazy("seat role", "takes"),
+              "defends": pgettext_lazy("seat role", "defends"), "attacks": pgettext_lazy("seat role", "attacks"),
+              "may throw in": pgettext_lazy("seat role", "may throw in")}
+"""A seat's role (``_role``, which the page also gets as a code) in the reader's words."""
+
+
 def headline(observation: Observation, me: int | None, names: Sequence[str]) -> str:
     """Whose turn it is, and for the person to act what they may do, in one sentence."""
     to_act = observation.to_act
     if to_act is None:
-        return "The game is over."
+        return _("The game is over.")
     if to_act != me:
-        role = _role(observation, to_act)
-        return f"Waiting for {names[to_act]} (seat {to_act})" + (f", who {role}…" if role else "…")
+        role = ROLE_WORDS.get(_role(observation, to_act), "")
+        values = {"name": names[to_act], "seat": to_act, "role": role}
+        return (_("Waiting for %(name)s (seat %(seat)s), who %(role)s…") if role
+                else _("Waiting for %(name)s (seat %(seat)s)…")) % values
     legal = observation.legal_actions
     kinds = {action.kind for action in legal}
     if me == observation.defender:
-        options = ["beat the cards" if ActionKind.DEFEND in kinds else ""]
-        options += ["transfer" if ActionKind.TRANSFER in kinds else "", "take" if ActionKind.TAKE in kinds else ""]
-        return "Your turn to defend: " + " or ".join(o for o in options if o) + "."
+        options = [_("beat the cards") if ActionKind.DEFEND in kinds else ""]
+        options += [_("transfer") if ActionKind.TRANSFER in kinds else "",
+                    _("take") if ActionKind.TAKE in kinds else ""]
+        return _("Your turn to defend: %(options)s.") % {"options": _(" or ").join(o for o in options if o)}
     if not observation.table:
-        return "Your lead: click a highlighted card."
+        return _("Your lead: click a highlighted card.")
     if ActionKind.ATTACK in kinds:
-        return "Your turn: throw in a highlighted card, or pass."
-    return "Your turn: pass."
+        return _("Your turn: throw in a highlighted card, or pass.")
+    return _("Your turn: pass.")
 
 
 def table_view(game: Game, me: int | None, names: Sequence[str]) -> dict[str, Any]:

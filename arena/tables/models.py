@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
@@ -20,11 +22,11 @@ from arena.matches.models import Match
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        QUEUED = "queued", "starting"
-        RUNNING = "running", "playing"
-        DONE = "done", "finished"
-        FAILED = "failed", "failed"
+        OPEN = "open", _("waiting for players")
+        QUEUED = "queued", _("starting")
+        RUNNING = "running", _("playing")
+        DONE = "done", _("finished")
+        FAILED = "failed", _("failed")
 
     key = models.CharField(max_length=16, unique=True, help_text="The table's link: /tables/KEY/.")
     preset = models.CharField(max_length=16)
@@ -73,8 +75,8 @@ class TableSeat(models.Model):
     """One seat: a person (claimed by a browser's token or an account) or a bot version."""
 
     class Kind(models.TextChoices):
-        HUMAN = "human", "person"
-        BOT = "bot", "bot"
+        HUMAN = "human", _("person")
+        BOT = "bot", _("bot")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
@@ -119,4 +121,4 @@ class TableSeat(models.Model):
         """How the table names the seat's player."""
         if self.version is not None:
             return self.version.bot.name
-        return self.name or ("open seat" if self.is_open else "guest")
+        return self.name or (pgettext("table seat", "open seat") if self.is_open else pgettext("table seat", "guest"))

@@ -11,9 +11,12 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game
+from arena.matches.replay import reason_text
 from arena.ops.redact import strip_host_paths
 from arena.tables.board import captions, rebuild, table_view
 from arena.tables.conf import setting
@@ -111,31 +114,31 @@ def replay_url(table: Table, me: TableSeat | None) -> str | None:
     return reverse("game", args=[pk]) + (f"#view={me.seat}" if me is not None else "")
 
 
-_SUFFIX = {2: "nd", 3: "rd"}
-"""Places out of at most six: 1st is said in words, 2nd and 3rd need their own suffix."""
-
-
 def _result_text(result: dict[str, Any], names: list[str], me: int | None) -> str:
     def who(seat: int) -> str:
-        return "You" if seat == me else f"{names[seat]} (seat {seat})"
+        return _("You") if seat == me else _("%(name)s (seat %(seat)s)") % {"name": names[seat], "seat": seat}
 
     durak = result.get("durak")
     if result.get("offender") is not None:
         offender = result["offender"]
-        return f"{who(offender)} forfeited ({result.get('reason')}: {result.get('detail', '')}) and lost."
+        return _("%(who)s forfeited (%(reason)s: %(detail)s) and lost.") % {
+            "who": who(offender), "reason": reason_text(str(result.get("reason"))), "detail": result.get("detail", "")}
     if durak is None:
-        return "A draw: nobody is the durak."
+        return _("A draw: nobody is the durak.")
     losers = result.get("losers")
     if losers:  # a team game: the team left holding cards lost together
-        mine = me in losers
-        team = " and ".join(who(seat) for seat in losers)
-        return "Your team lost." if mine else f"Team {team} lost; your team is safe." if me is not None else (
-            f"Team {team} lost.")
-    text = "You are the durak." if durak == me else f"{who(durak)} is the durak."
+        team = _(" and ").join(who(seat) for seat in losers)
+        if me in losers:
+            return _("Your team lost.")
+        return (_("Team %(team)s lost; your team is safe.") if me is not None else _("Team %(team)s lost.")) % {
+            "team": team}
+    text = _("You are the durak.") if durak == me else _("%(who)s is the durak.") % {"who": who(durak)}
     out = result.get("out_order") or []
     if me is not None and durak != me and me in out:
         place = out.index(me) + 1
-        text += " You went out " + ("first: well played!" if place == 1 else f"{place}{_SUFFIX.get(place, 'th')}.")
+        places = {1: _("You went out first: well played!"), 2: _("You went out 2nd."), 3: _("You went out 3rd."),
+                  4: _("You went out 4th."), 5: _("You went out 5th.")}  # a table seats at most six
+        text += " " + places[place]
     return text
 
 
@@ -143,17 +146,18 @@ def _status_line(table: Table, seats: list[TableSeat], view: dict[str, Any], me:
     names = [s.label for s in seats]
     if table.status == Table.Status.OPEN:
         free = [s.seat for s in seats if s.is_open]
-        return (f"Waiting for people: seat{'s' if len(free) > 1 else ''} {', '.join(map(str, free))} "
-                "free. Share this table's link.")
+        return ngettext("Waiting for people: seat %(seats)s free. Share this table's link.",
+                        "Waiting for people: seats %(seats)s free. Share this table's link.", len(free)) % {
+            "seats": ", ".join(map(str, free))}
     if table.status == Table.Status.QUEUED:
         waited = (timezone.now() - (table.heartbeat or table.created)).total_seconds()
-        return "Waiting for a free referee worker…" if waited > QUEUE_WAIT_S else "Dealing…"
+        return _("Waiting for a free referee worker…") if waited > QUEUE_WAIT_S else _("Dealing…")
     if table.status == Table.Status.FAILED:
-        return f"The table failed: {strip_host_paths(table.error)}"  # shown to every spectator
+        return _("The table failed: %(error)s") % {"error": strip_host_paths(table.error)}  # shown to every spectator
     if table.status == Table.Status.DONE:
         return _result_text(table.result or {}, names, me.seat if me else None)
     if view["sent"]:
-        return "Your move is on its way…"
+        return _("Your move is on its way…")
     return str(view["headline"])
 
 

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import DateTimeField, F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from arena.bots.models import PERSON_LANGUAGE, Bot, BotVersion
 from arena.bots.services import ARENA_USER
@@ -73,7 +74,8 @@ def _check_room(player: Player) -> None:
     limit = int(setting("ARENA_TABLES_PER_PLAYER"))
     if player_tables(player.token, player.user).filter(status__in=(Table.Status.OPEN, Table.Status.QUEUED,
                                                                    Table.Status.RUNNING)).count() >= limit:
-        raise TableError(f"You already sit at {limit} unfinished tables: finish one (or let it time out) first.")
+        raise TableError(_("You already sit at %(limit)s unfinished tables: finish one (or let it time out) first.")
+                         % {"limit": limit})
 
 
 def table_create(
@@ -82,20 +84,22 @@ def table_create(
     """A table of ``len(seats)``: ``None`` is a person's seat, a version a bot's. The player sits at ``my_seat``
     (default: the first person's seat); once every person's seat is taken, the game is queued."""
     if preset not in PRESETS:
-        raise TableError(f"preset {preset!r} is not one of {', '.join(PRESETS)}")
+        raise TableError(_("preset '%(preset)s' is not one of %(presets)s") % {"preset": preset,
+                                                                             "presets": ", ".join(PRESETS)})
     try:
         Rules.preset(preset, players=len(seats))
     except DurakError as error:
         raise TableError(str(error)) from None
     people = [i for i, version in enumerate(seats) if version is None]
     if not people:
-        raise TableError("Seat at least one person: a table is where people play the bots.")
+        raise TableError(_("Seat at least one person: a table is where people play the bots."))
     mine = people[0] if my_seat is None else my_seat
     if mine not in people:
-        raise TableError(f"Seat {mine} is a bot's seat.")
+        raise TableError(_("Seat %(seat)s is a bot's seat.") % {"seat": mine})
     for version in seats:
         if version is not None and version.status != BotVersion.Status.ACTIVE:
-            raise TableError(f"{version.display} is {version.get_status_display()}, not active.")
+            raise TableError(_("%(version)s is %(status)s, not active.") % {
+                "version": version.display, "status": version.get_status_display()})
     _check_room(player)
     now = timezone.now()
     with transaction.atomic():
@@ -123,15 +127,15 @@ def table_join(*, table: Table, seat: int, player: Player) -> TableSeat:
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)  # joiners of one table go one at a time
         if locked.status != Table.Status.OPEN:
-            raise TableError("The game has started: no seat is free any more.")
+            raise TableError(_("The game has started: no seat is free any more."))
         if seat_of(locked, player) is not None:
-            raise TableError("You already sit at this table.")
+            raise TableError(_("You already sit at this table."))
         _check_room(player)
         taken = TableSeat.objects.filter(
             table=locked, seat=seat, kind=TableSeat.Kind.HUMAN, token="", user__isnull=True
         ).update(token=player.token, user=player.user, name=player.name, claimed=timezone.now())
         if taken != 1:
-            raise TableError(f"Seat {seat} is not free.")
+            raise TableError(_("Seat %(seat)s is not free.") % {"seat": seat})
         Table.objects.filter(pk=locked.pk).update(version=F("version") + 1)
         if not TableSeat.objects.filter(table=locked, kind=TableSeat.Kind.HUMAN, token="", user__isnull=True).exists():
             _start(locked)
@@ -169,7 +173,8 @@ def table_move(*, table: Table, seat: TableSeat, action: str = "", card: str = "
 
     ``action`` is a move's text; ``card`` a card clicked that no legal move uses (the engine explains it)."""
     if table.status != Table.Status.RUNNING:
-        raise MoveError(f"The game is not being played now (the table is {table.get_status_display()}).")
+        raise MoveError(_("The game is not being played now (the table is %(status)s).")
+                        % {"status": table.get_status_display()})
     game = rebuild(table.preset, table.players, table.seed, table.actions)
     try:
         move = Action.parse(action) if action else intended(game, seat.seat, Card.parse(card))
@@ -183,7 +188,7 @@ def table_move(*, table: Table, seat: TableSeat, action: str = "", card: str = "
         pending_action=str(move), pending_for=decision
     )
     if not left:
-        raise MoveError("Your move for this turn is already on its way.")
+        raise MoveError(_("Your move for this turn is already on its way."))
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     return move
 
@@ -192,7 +197,7 @@ def table_hint(*, table: Table, seat: TableSeat) -> dict[str, Any]:
     """The hint bot's move for the person to act, as the page's moves are (``board.move_json``); counted."""
     game = rebuild(table.preset, table.players, table.seed, table.actions)
     if table.status != Table.Status.RUNNING or game.to_act != seat.seat:
-        raise MoveError("A hint is for your turn.")
+        raise MoveError(_("A hint is for your turn."))
     move = hint(game, seat.seat, str(setting("ARENA_TABLE_HINT_BOT")))
     TableSeat.objects.filter(pk=seat.pk).update(hints=F("hints") + 1)
     return {**move_json(move, game.observation(seat.seat)), "bot": str(setting("ARENA_TABLE_HINT_BOT"))}

@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena.ops.throttle import throttled
@@ -150,12 +151,12 @@ def table_take_seat(request: HttpRequest, key: str) -> HttpResponse:
     seat = request.POST.get("seat", "")
     try:
         if not seat.isdigit():
-            raise TableError("Pick a seat.")
+            raise TableError(_("Pick a seat."))
         table_join(table=table, seat=int(seat), player=_player(request))
     except TableError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"You sit in seat {seat}.")
+        messages.success(request, _("You sit in seat %(seat)s.") % {"seat": seat})
     return redirect("tables:table", key=table.key)
 
 

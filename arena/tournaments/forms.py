@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from arena.bots.models import BotVersion
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.tournaments.formats import MAX_DEALS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE, settings_error
 from arena.tournaments.models import Format
 from bots_sdk.engine import PRESETS
@@ -18,34 +21,39 @@ class EntrantsField(forms.ModelMultipleChoiceField[BotVersion]):
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    format = forms.ChoiceField(choices=Format.choices, initial=Format.ROUND_ROBIN)
-    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic")
+    name = forms.CharField(max_length=100, label=_("Name"))
+    format = forms.ChoiceField(choices=Format.choices, initial=Format.ROUND_ROBIN, label=_("Format"))
+    preset = forms.ChoiceField(choices=[(p, PRESET_NAMES[p]) for p in PRESETS], initial="classic", label=_("Rules"))
     players = forms.TypedChoiceField(
-        coerce=int, choices=[(n, f"{n} players") for n in range(MIN_TABLE, MAX_TABLE + 1)], initial=2,
-        label="Table size",
+        coerce=int, initial=2,
+        choices=[(n, ngettext_lazy("%(n)s player", "%(n)s players", "n") % {"n": n})
+                 for n in range(MIN_TABLE, MAX_TABLE + 1)],
+        label=_("Table size"),
     )
     deals = forms.IntegerField(
-        min_value=1, max_value=MAX_DEALS, initial=2,
-        help_text="Deals per table; each is played in every seat rotation (a duplicate set).",
+        min_value=1, max_value=MAX_DEALS, initial=2, label=_("Deals"),
+        help_text=_("Deals per table; each is played in every seat rotation (a duplicate set)."),
     )
-    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss only.")
-    rated = forms.BooleanField(required=False, help_text="The games count on the ladder of this preset and size.")
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, label=_("Rounds"),
+                                help_text=_("Swiss only."))
+    rated = forms.BooleanField(required=False, label=_("Rated"),
+                               help_text=_("The games count on the ladder of this preset and size."))
     starts_at = forms.DateTimeField(
-        required=False, label="Starts at (UTC)", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="Blank: now.",
+        required=False, label=_("Starts at (UTC)"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Blank: now."),
     )
     entrants = EntrantsField(
-        queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple,
-        help_text="Active versions; seeded by their rating on this preset's ladder.",
+        queryset=BotVersion.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Entrants"),
+        help_text=_("Active versions; seeded by their rating on this preset's ladder."),
     )
     seeds = forms.CharField(
-        required=False, label="Seed order", widget=forms.TextInput(attrs={"placeholder": "e.g. gentle, mybot"}),
-        help_text="Optional: entrants' bot names, best first, comma-separated; the rest follow by rating (a "
-                  "provisional rating by its estimate; never rated: 1500).",
+        required=False, label=_("Seed order"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. gentle, mybot")}),
+        help_text=_("Optional: entrants' bot names, best first, comma-separated; the rest follow by rating (a "
+                  "provisional rating by its estimate; never rated: 1500)."),
     )
     allow_overlap = forms.BooleanField(
-        required=False, label="Allow entrants already in another scheduled or running tournament",
+        required=False, label=_("Allow entrants already in another scheduled or running tournament"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django_celery_beat import validators as cron
 
 from arena.bots.models import Bot, BotVersion
@@ -31,9 +32,9 @@ def new_seed() -> str:
 
 
 class Format(models.TextChoices):
-    ROUND_ROBIN = "round_robin", "round robin"
-    SWISS = "swiss", "Swiss"
-    KNOCKOUT = "knockout", "knockout"
+    ROUND_ROBIN = "round_robin", _("round robin")
+    SWISS = "swiss", _("Swiss")
+    KNOCKOUT = "knockout", _("knockout")
 
 
 class TournamentSettings(models.Model):
@@ -98,11 +99,11 @@ class TournamentSeries(TournamentSettings):
 
 class Tournament(TournamentSettings):
     class Status(models.TextChoices):
-        DRAFT = "draft", "draft"
-        SCHEDULED = "scheduled", "scheduled"
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
-        CANCELLED = "cancelled", "cancelled"
+        DRAFT = "draft", _("draft")
+        SCHEDULED = "scheduled", _("scheduled")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
 
     name = models.CharField(max_length=100)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
@@ -175,10 +176,10 @@ class TournamentEntry(models.Model):
 
 class TournamentRound(models.Model):
     class Status(models.TextChoices):
-        PLANNED = "planned", "planned"
-        RUNNING = "running", "running"
-        DONE = "done", "done"
-        CANCELLED = "cancelled", "cancelled"
+        PLANNED = "planned", _("planned")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        CANCELLED = "cancelled", _("cancelled")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tournament_rounds")
     number = models.PositiveSmallIntegerField(help_text="From 1.")
@@ -201,12 +202,12 @@ class TournamentTable(models.Model):
     """One table of a round: its entrants (``seats``) and the one match it plays."""
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "planned"
-        PLAYING = "playing", "playing"
-        DONE = "done", "done"
-        FAILED = "failed", "failed"
-        SKIPPED = "skipped", "skipped (an entrant withdrew)"
-        CANCELLED = "cancelled", "cancelled (with the tournament)"
+        PLANNED = "planned", _("planned")
+        PLAYING = "playing", _("playing")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        SKIPPED = "skipped", _("skipped (an entrant withdrew)")
+        CANCELLED = "cancelled", _("cancelled (with the tournament)")
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(help_text="From 1, within the round.")

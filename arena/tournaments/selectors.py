@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from arena.matches.models import Game, GameSeat, MatchEntry
 from arena.matches.services import FAULTS
@@ -211,15 +212,17 @@ def _performance(entries: list[TournamentEntry], seats: list[_Seat]) -> dict[int
 
 def _stage(tournament: Tournament, entry: TournamentEntry, champion: bool) -> str:
     if entry.withdrawn:
-        when = f" in round {entry.withdrawn_round}" if entry.withdrawn_round else " before the start"
-        return f"withdrawn{when}: {entry.withdrawn_reason}"
+        if entry.withdrawn_round:
+            return gettext("withdrawn in round %(round)s: %(reason)s") % {
+                "round": entry.withdrawn_round, "reason": entry.withdrawn_reason}
+        return gettext("withdrawn before the start: %(reason)s") % {"reason": entry.withdrawn_reason}
     if tournament.format != Format.KNOCKOUT:
         return ""
     if entry.eliminated_round is not None:
-        return f"out in round {entry.eliminated_round}"
+        return gettext("out in round %(round)s") % {"round": entry.eliminated_round}
     if champion:
-        return "winner"
-    return "still in" if tournament.status == Tournament.Status.RUNNING else ""
+        return gettext("winner")
+    return gettext("still in") if tournament.status == Tournament.Status.RUNNING else ""
 
 
 def _tallies(tournament: Tournament, entries: list[TournamentEntry], seats: list[_Seat],
@@ -332,9 +335,11 @@ class CrossCell:
     @property
     def title(self) -> str:
         low, high = self.interval
-        share = "no durak between them" if self.share is None else (
-            f"its share of the two's duraks {100 * self.share:.0f} % (95 %: {100 * low:.0f}–{100 * high:.0f} %)")
-        return f"durak {self.mine}, opponent durak {self.theirs} in {self.games} games together; {share}"
+        share = gettext("no durak between them") if self.share is None else (
+            gettext("its share of the two's duraks %(share)s %% (95 %%: %(low)s–%(high)s %%)") % {
+                "share": f"{100 * self.share:.0f}", "low": f"{100 * low:.0f}", "high": f"{100 * high:.0f}"})
+        return gettext("durak %(mine)s, opponent durak %(theirs)s in %(games)s games together; %(share)s") % {
+            "mine": self.mine, "theirs": self.theirs, "games": self.games, "share": share}
 
 
 def tournament_crosstable(tournament: Tournament, entries: Iterable[TournamentEntry]) -> list[list[CrossCell | None]]:

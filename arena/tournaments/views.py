@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena.tournaments.forms import TournamentForm
@@ -118,7 +119,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             except TournamentError as error:
                 form.add_error(None, str(error))
             else:
-                messages.success(request, f"“{tournament.name}” is scheduled.")
+                messages.success(request, _("“%(name)s” is scheduled.") % {"name": tournament.name})
                 return redirect("tournament", pk=tournament.pk)
     clashes = entrant_clashes(list(form.cleaned_data.get("entrants", []))) if form.is_bound and form.is_valid() else {}
     return render(request, "tournaments/new.html", {"form": form, "clashes": clashes}, status=status)
@@ -133,7 +134,7 @@ def tournament_withdraw_view(request: HttpRequest, pk: int, entry_pk: int) -> Ht
     except TournamentError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{entry.version.display} withdrawn.")
+        messages.success(request, _("%(version)s withdrawn.") % {"version": entry.version.display})
     return redirect("tournament", pk=pk)
 
 
@@ -147,5 +148,5 @@ def tournament_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
     except TournamentError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Tournament cancelled.")
+        messages.success(request, _("Tournament cancelled."))
     return redirect("tournament", pk=pk)

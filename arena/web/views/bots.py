@@ -7,11 +7,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from arena.bots.models import BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions
 from arena.bots.services import bot_update
+from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.matches.selectors import bot_opponents, recent_matches
 from arena.matches.services import MatchError, challenge_create
 from arena.ops.throttle import throttled
@@ -20,8 +23,9 @@ from bots_sdk.engine import PRESETS
 
 
 class ChallengeForm(forms.Form):
-    opponent = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label="Against")
-    preset = forms.ChoiceField(choices=[(p, p) for p in PRESETS], initial="classic")
+    opponent = forms.ModelChoiceField(queryset=BotVersion.objects.none(), label=gettext_lazy("Against"))
+    preset = forms.ChoiceField(choices=[(p, PRESET_NAMES[p]) for p in PRESETS], initial="classic",
+                               label=gettext_lazy("Rules"))
 
     def __init__(self, *args: object, exclude_bot: int, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -57,7 +61,7 @@ def bot_edit(request: HttpRequest, name: str) -> HttpResponse:
         return HttpResponseForbidden(f"{bot.name} belongs to another author")
     if request.method == "POST":
         bot_update(bot=bot, user=request.user, description=request.POST.get("description", ""))
-        messages.success(request, "Description saved.")
+        messages.success(request, _("Description saved."))
         return redirect("bot", name=bot.name)
     return render(request, "web/bot_edit.html", {"bot": bot})
 
@@ -72,7 +76,7 @@ def bot_challenge(request: HttpRequest, name: str) -> HttpResponse:
     form = ChallengeForm(request.POST, exclude_bot=bot.pk)
     active = next((v for v in bot_versions(bot) if v.status == BotVersion.Status.ACTIVE), None)
     if not form.is_valid() or active is None:
-        messages.error(request, "Pick an active opponent (and your bot needs an active version).")
+        messages.error(request, _("Pick an active opponent (and your bot needs an active version)."))
         return redirect("bot", name=bot.name)
     try:
         match = challenge_create(user=request.user, version=active,
@@ -80,5 +84,5 @@ def bot_challenge(request: HttpRequest, name: str) -> HttpResponse:
     except MatchError as error:
         messages.error(request, str(error))
         return redirect("bot", name=bot.name)
-    messages.success(request, "Challenge queued.")
+    messages.success(request, _("Challenge queued."))
     return redirect("match", pk=match.pk)

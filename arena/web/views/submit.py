@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy
 
 from arena.bots.selectors import version_get
 from arena.bots.services import SubmissionError, upload_limit_text, version_submit
@@ -14,8 +15,10 @@ from arena.ops.throttle import throttled
 
 
 class SubmitForm(forms.Form):
-    archive = forms.FileField(help_text="A zip or tar.gz of your bot folder, with bot.toml at its root.")
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=2000)
+    archive = forms.FileField(label=gettext_lazy("Archive"),
+                              help_text=gettext_lazy("A zip or tar.gz of your bot folder, with bot.toml at its root."))
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=2000,
+                                  label=gettext_lazy("Description"))
 
 
 @login_required

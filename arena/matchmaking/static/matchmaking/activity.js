@@ -15,7 +15,7 @@
     options: {
       animation: false, maintainAspectRatio: false,
       scales: {x: {stacked: true}, y: {stacked: true, beginAtZero: true, ticks: {precision: 0},
-                                       title: {display: true, text: "games"}}},
+                                       title: {display: true, text: window.gettext("games")}}},
     },
   });
 })();

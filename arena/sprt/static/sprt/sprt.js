@@ -16,9 +16,9 @@
     return [
       {label: "LLR", data: llr, borderColor: "#2563eb", backgroundColor: "#2563eb", borderWidth: 2,
        pointRadius: llr.length > 80 ? 0 : 2, fill: false},
-      {label: "accept H1 (B is stronger)", data: [{x: 0, y: d.upper}, {x: end, y: d.upper}],
+      {label: window.gettext("accept H1 (B is stronger)"), data: [{x: 0, y: d.upper}, {x: end, y: d.upper}],
        borderColor: "#059669", borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0, fill: false},
-      {label: "accept H0 (not stronger)", data: [{x: 0, y: d.lower}, {x: end, y: d.lower}],
+      {label: window.gettext("accept H0 (not stronger)"), data: [{x: 0, y: d.lower}, {x: end, y: d.lower}],
        borderColor: "#dc2626", borderDash: [6, 4], borderWidth: 1.5, pointRadius: 0, fill: false},
     ];
   }
@@ -35,8 +35,8 @@
       data: {datasets: datasets(d)},
       options: {
         animation: false, maintainAspectRatio: false,
-        scales: {x: {type: "linear", min: 0, ticks: {precision: 0}, title: {display: true, text: "pairs"}},
-                 y: {title: {display: true, text: "log-likelihood ratio"}}},
+        scales: {x: {type: "linear", min: 0, ticks: {precision: 0}, title: {display: true, text: window.gettext("pairs")}},
+                 y: {title: {display: true, text: window.gettext("log-likelihood ratio")}}},
       },
     });
   }

@@ -2,6 +2,10 @@
 // page itself (json_script "stats-data"); labels are drawn on canvas, never inserted as HTML.
 (function () {
   "use strict";
+  // Words go through Django's JavaScript catalog (jsi18n, loaded by the base template).
+  const _ = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);
+  const playersText = n => fmt(window.ngettext("%(n)s player", "%(n)s players", Number(n)), {n});
   const colours = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777"];
   const element = document.getElementById("stats-data");
   const data = element ? JSON.parse(element.textContent) : null;
@@ -15,13 +19,14 @@
       // an empty chart says why instead of drawing bare axes (its data-empty, written for that chart)
       const note = document.createElement("p");
       note.className = "muted chart-empty";
-      note.textContent = canvas.dataset.empty || "Not enough games for this chart yet.";
+      note.textContent = canvas.dataset.empty || _("Not enough games for this chart yet.");
       canvas.parentElement.replaceWith(note);
       return;
     }
     new window.Chart(canvas, config);
   };
-  const quiet = {filter: item => !item.text.includes("95 %")};
+  // Bands and fair-share lines (aux) are explained by the page, not listed in the legend.
+  const quiet = {filter: (item, d) => !d.datasets[item.datasetIndex].aux};
 
   function byTrumps(id, lines, name, fair, xTitle, yTitle) {
     // One line per key of `lines`; a point is [trumps, rate, low, high, hits, trials]; fair(key) is its fair share.
@@ -30,14 +35,14 @@
       const colour = colours[i % colours.length];
       const points = lines[key];
       const label = name(key);
-      datasets.push({label: label + " (95 % low)", data: points.map(p => ({x: p[0], y: p[2]})), borderWidth: 0,
+      datasets.push({label: label + " (95 % low)", aux: true, data: points.map(p => ({x: p[0], y: p[2]})), borderWidth: 0,
                      pointRadius: 0, fill: false, backgroundColor: colour + "22"});
-      datasets.push({label: label + " (95 % high)", data: points.map(p => ({x: p[0], y: p[3]})), borderWidth: 0,
+      datasets.push({label: label + " (95 % high)", aux: true, data: points.map(p => ({x: p[0], y: p[3]})), borderWidth: 0,
                      pointRadius: 0, fill: "-1", backgroundColor: colour + "22"});
       datasets.push({label: label, data: points.map(p => ({x: p[0], y: p[1], lo: p[2], hi: p[3], n: p[5]})),
                      borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: 3, fill: false});
       const xs = points.map(p => p[0]);
-      datasets.push({label: label + " fair share", data: [{x: Math.min(...xs), y: fair(key)}, {x: Math.max(...xs), y: fair(key)}],
+      datasets.push({label: fmt(_("%(line)s, fair share"), {line: label}), aux: true, data: [{x: Math.min(...xs), y: fair(key)}, {x: Math.max(...xs), y: fair(key)}],
                      borderColor: colour, borderDash: [5, 4], borderWidth: 1, pointRadius: 0, fill: false});
     });
     chart(id, {
@@ -46,7 +51,7 @@
         animation: false, maintainAspectRatio: false,
         scales: {x: {type: "linear", ticks: {precision: 0, stepSize: 1}, title: {display: true, text: xTitle}},
                  y: percentAxis(yTitle)},
-        plugins: {legend: {labels: {filter: item => !item.text.includes("95 %") && !item.text.includes("fair")}},
+        plugins: {legend: {labels: quiet},
                   tooltip: {filter: item => "lo" in item.raw,
                             callbacks: {label: ctx => ctx.dataset.label + ": " + pct(ctx.raw.y) + interval(ctx.raw)}}},
       },
@@ -63,11 +68,11 @@
       const at = j => j + (series.length > 1 ? 0.3 * (i / (series.length - 1) - 0.5) : 0);
       datasets.push({label: s.label, data: s.points.map((p, j) => ({x: at(j), y: p[0], lo: p[1], hi: p[2], n: p[4]})),
                      pointRadius: 5, borderColor: colour, backgroundColor: colour});
-      datasets.push({label: s.label + " 95 %", showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 3,
+      datasets.push({label: s.label + " 95 %", aux: true, showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 3,
                      borderColor: colour + "66",
                      data: s.points.flatMap((p, j) => [{x: at(j), y: p[1]}, {x: at(j), y: p[2]}, {x: at(j), y: gap}])});
     });
-    datasets.push({label: "fair share", showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 2, borderDash: [5, 4],
+    datasets.push({label: _("fair share"), showLine: true, spanGaps: false, pointRadius: 0, borderWidth: 2, borderDash: [5, 4],
                    borderColor: "#334155", data: fair.flatMap((f, j) => [{x: j - 0.35, y: f}, {x: j + 0.35, y: f}, {x: j, y: gap}])});
     chart(id, {
       type: "scatter", data: {datasets: datasets},
@@ -88,15 +93,15 @@
   function firstAttacker() {
     // A row is [players, rate, low, high, duraks, games, fair share].
     const rows = data.first_attacker;
-    whiskers("chart-first", rows.map(r => r[0] + " players"), [{label: "first attacker", points: rows.map(r => r.slice(1, 6))}],
-             rows.map(r => r[6]), "durak rate");
+    whiskers("chart-first", rows.map(r => playersText(r[0])), [{label: _("first attacker"), points: rows.map(r => r.slice(1, 6))}],
+             rows.map(r => r[6]), _("durak rate"));
   }
 
   function partnerships() {
     const p = data.partnerships;
-    whiskers("chart-partnerships", p.labels, [{label: "first attacker's side", points: p.attacker},
-                                              {label: "first defender's side", points: p.defender}],
-             p.fair, "loss rate of the side");
+    whiskers("chart-partnerships", p.labels, [{label: _("first attacker's side"), points: p.attacker},
+                                              {label: _("first defender's side"), points: p.defender}],
+             p.fair, _("loss rate of the side"));
   }
 
   function bouts() {
@@ -104,10 +109,10 @@
     chart("chart-bouts", {
       type: "bar",
       data: {labels: data.bouts.labels,
-             datasets: Object.keys(series).map((players, i) => ({label: players + " players", data: series[players],
+             datasets: Object.keys(series).map((players, i) => ({label: playersText(players), data: series[players],
                                                                   backgroundColor: colours[i % colours.length] + "bb"}))},
       options: {animation: false, maintainAspectRatio: false,
-                scales: {x: {title: {display: true, text: "bouts"}}, y: percentAxis("share of games")},
+                scales: {x: {title: {display: true, text: _("bouts")}}, y: percentAxis(_("share of games"))},
                 plugins: {tooltip: {callbacks: {label: ctx => ctx.dataset.label + ": " + pct(ctx.raw)}}}},
     });
   }
@@ -116,11 +121,11 @@
     const reasons = data.draws.reasons;
     chart("chart-draws", {
       type: "bar",
-      data: {labels: data.draws.players.map(p => p + " players"),
+      data: {labels: data.draws.players.map(playersText),
              datasets: Object.keys(reasons).map((reason, i) => ({label: reason, data: reasons[reason],
                                                                   backgroundColor: colours[i % colours.length] + "bb"}))},
       options: {animation: false, maintainAspectRatio: false,
-                scales: {x: {stacked: true}, y: {...percentAxis("share of games drawn"), stacked: true}},
+                scales: {x: {stacked: true}, y: {...percentAxis(_("share of games drawn")), stacked: true}},
                 plugins: {tooltip: {callbacks: {label: ctx => ctx.dataset.label + ": " + pct(ctx.raw)}}}},
     });
   }
@@ -133,21 +138,24 @@
       data: {
         labels: rows.map(r => r[0]),
         datasets: [
-          {type: "line", label: "games needed vs independent deals", data: rows.map(r => r[1]),
+          {type: "line", label: _("games needed vs independent deals"), data: rows.map(r => r[1]),
            showLine: false, pointRadius: 5, borderColor: colours[0], backgroundColor: colours[0]},
-          {type: "line", label: "independent deals (1×)", data: rows.map(() => 1), pointRadius: 0, borderDash: [5, 4],
+          {type: "line", label: _("independent deals (1×)"), data: rows.map(() => 1), pointRadius: 0, borderDash: [5, 4],
            borderWidth: 1, borderColor: "#334155"},
-          {label: "95 % interval", data: rows.map(r => [r[2], r[3]]), backgroundColor: colours[0] + "33", barPercentage: 0.35},
+          {label: _("95 % interval"), aux: true, data: rows.map(r => [r[2], r[3]]), backgroundColor: colours[0] + "33", barPercentage: 0.35},
         ],
       },
       options: {
         animation: false, maintainAspectRatio: false,
-        scales: {y: {min: 0, title: {display: true, text: "games needed, × independent"}}},
+        scales: {y: {min: 0, title: {display: true, text: _("games needed, × independent")}}},
         plugins: {legend: {labels: quiet}, tooltip: {callbacks: {label: function (ctx) {
           const r = rows[ctx.dataIndex];
-          if (ctx.datasetIndex === 0) return r[1].toFixed(2) + "× (ρ = " + r[4].toFixed(3) + ", " + r[5] + " sets)";
+          if (ctx.datasetIndex === 0) {
+            return fmt(window.ngettext("%(factor)s× (ρ = %(rho)s, %(sets)s set)", "%(factor)s× (ρ = %(rho)s, %(sets)s sets)", r[5]),
+                       {factor: r[1].toFixed(2), rho: r[4].toFixed(3), sets: r[5]});
+          }
           if (ctx.datasetIndex === 2) return "95 %: " + ctx.raw[0].toFixed(2) + "–" + ctx.raw[1].toFixed(2) + "×";
-          return "independent: 1×";
+          return _("independent: 1×");
         }}}},
       },
     });
@@ -181,13 +189,13 @@
 
   document.querySelectorAll("table.sortable").forEach(sortable);
   if (!data || !window.Chart) return;
-  byTrumps("chart-trumps", data.trumps, players => players + " players", players => 1 / players, "trumps in the starting hand",
-           "durak rate");
+  byTrumps("chart-trumps", data.trumps, playersText, players => 1 / players, _("trumps in the starting hand"),
+           _("durak rate"));
   firstAttacker();
   bouts();
   draws();
   if (data.duplicate.length) duplicate();
   if (data.partnerships.labels.length) partnerships();
   byTrumps("chart-team-trumps", data.team_trumps, key => key, key => data.team_fair[key],
-           "trumps in the team's starting hands", "loss rate of the team");
+           _("trumps in the team's starting hands"), _("loss rate of the team"));
 })();

@@ -4,6 +4,9 @@
 // asks which); any other card is dimmed, and clicking it shows the engine's reason. Vanilla ES2020.
 (() => {
   "use strict";
+  // Words go through Django's JavaScript catalog (jsi18n, loaded by the base template).
+  const _ = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);
 
   const root = document.getElementById("table");
   const initial = document.getElementById("table-state");
@@ -61,18 +64,21 @@
     head.append(el("span", `rp-seat-no rp-s${seat.seat}`, String(seat.seat)));
     head.append(el("span", "rp-seat-name", seat.seat === S.me ? `${seat.name} (you)` : seat.name));
     const chips = el("span", "rp-chips");
-    if (seat.out) chip(chips, "out", "safe");
+    if (seat.out) chip(chips, _("out"), "safe");
     else if (S.status !== "running") { /* no roles once the game is over */ }
-    else if (seat.role === "defends") chip(chips, "defends", "defend");
-    else if (seat.role === "takes") chip(chips, "takes", "take");
-    else if (seat.role === "attacks") chip(chips, "attacks", "attack");
-    if (seat.to_act && S.status === "running") chip(chips, seat.seat === S.me ? "your turn" : "to act", "next");
-    if (seat.team) chip(chips, seat.partner ? `team ${seat.team}, partner` : `team ${seat.team}`, "team");
+    else if (seat.role === "defends") chip(chips, _("defends"), "defend");
+    else if (seat.role === "takes") chip(chips, _("takes"), "take");
+    else if (seat.role === "attacks") chip(chips, _("attacks"), "attack");
+    if (seat.to_act && S.status === "running") chip(chips, seat.seat === S.me ? _("your turn") : _("to act"), "next");
+    if (seat.team) {
+      chip(chips, fmt(seat.partner ? _("team %(letter)s, partner") : _("team %(letter)s"), { letter: seat.team }), "team");
+    }
     const losers = S.result && S.result.losers;
-    if (S.result && (losers ? losers.includes(seat.seat) : S.result.durak === seat.seat)) chip(chips, "durak", "durak");
+    if (S.result && (losers ? losers.includes(seat.seat) : S.result.durak === seat.seat)) chip(chips, _("durak"), "durak");
     head.append(chips);
     const count = el("span", "rp-count", String(seat.count));
-    count.title = "cards in hand";
+    count.dataset.unit = window.npgettext("in hand", "card", "cards", seat.count);
+    count.title = _("cards in hand");
     head.append(count);
     panel.append(head, seat.seat === S.me ? drawMyHand(seat, isHome) : drawHand(seat, theirCards(seat)));
     return panel;
@@ -150,8 +156,8 @@
       if (cover) pair.append(cardFace(cover, ["rp-cover"]));
       ui.table.append(pair);
     }
-    if (!S.table.length) ui.table.append(el("div", "rp-table-note", S.status === "running" ? `Bout ${S.bout}` : ""));
-    else if (S.take) ui.table.append(el("div", "rp-take-flag", `seat ${S.defender} takes`));
+    if (!S.table.length) ui.table.append(el("div", "rp-table-note", S.status === "running" ? fmt(_("Bout %(bout)s"), { bout: S.bout }) : ""));
+    else if (S.take) ui.table.append(el("div", "rp-take-flag", fmt(_("seat %(seat)s takes"), { seat: S.defender })));
   }
 
   function drawDeck() {
@@ -168,7 +174,10 @@
       mark.append(suitIcon(S.trump, "rp-trump-pip"));
       pile.append(mark);
     }
-    ui.deck.append(pile, el("div", "rp-pile-label", S.stock ? `${S.stock} in stock · trump ${SYMBOL[S.trump]}` : `stock empty · trump ${SYMBOL[S.trump]}`));
+    const trump = fmt(_("trump %(suit)s"), { suit: SYMBOL[S.trump] });
+    const stock = S.stock ? fmt(window.ngettext("%(count)s in stock", "%(count)s in stock", S.stock), { count: S.stock })
+      : _("stock empty");
+    ui.deck.append(pile, el("div", "rp-pile-label", `${stock} · ${trump}`));
   }
 
   function drawDiscard() {
@@ -180,7 +189,8 @@
       pile.append(back);
     }
     if (!S.discard) pile.append(el("span", "rp-discard-none"));
-    ui.discard.append(pile, el("div", "rp-pile-label", S.discard ? `${S.discard} discarded` : "no discard"));
+    ui.discard.append(pile, el("div", "rp-pile-label", S.discard
+      ? fmt(window.ngettext("%(count)s discarded", "%(count)s discarded", S.discard), { count: S.discard }) : _("no discard")));
   }
 
   function moveButton(move, extra) {
@@ -197,7 +207,7 @@
     if (!S.my_turn) return;
     if (selected) {
       for (const move of movesOf(selected)) ui.actions.append(moveButton(move, "tb-choice"));
-      const cancel = el("button", "button secondary tb-move", "cancel");
+      const cancel = el("button", "button secondary tb-move", _("cancel"));
       cancel.type = "button";
       cancel.addEventListener("click", () => { selected = null; render(); });
       ui.actions.append(cancel);
@@ -280,18 +290,18 @@
     post(root.dataset.actUrl, body).then(({ ok, status, data }) => {
       sending = false;
       if (!ok) {
-        showReason(data.error || `The move was not sent (HTTP ${status}).`, node);
+        showReason(data.error || fmt(_("The move was not sent (HTTP %(status)s)."), { status }), node);
         return;
       }
       selected = null;
       hinted = null;
       ui.hintText.hidden = true;
-      S = { ...S, my_turn: false, legal: [], line: "Your move is on its way…" };
+      S = { ...S, my_turn: false, legal: [], line: _("Your move is on its way…") };
       render();
       poll();
     }).catch(() => {
       sending = false;
-      showReason("The move was not sent: the server did not answer. Try again.", node);
+      showReason(_("The move was not sent: the server did not answer. Try again."), node);
     });
   }
 
@@ -299,10 +309,10 @@
     ui.hint.disabled = true;
     post(root.dataset.hintUrl).then(({ ok, data }) => {
       if (!ok) {
-        showReason(data.error || "No hint now.");
+        showReason(data.error || _("No hint now."));
       } else {
         hinted = data.action;
-        ui.hintText.textContent = `Hint (${data.bot}): ${data.label}.`;
+        ui.hintText.textContent = fmt(_("Hint (%(bot)s): %(move)s."), { bot: data.bot, move: data.label });
         ui.hintText.hidden = false;
       }
       render();
@@ -345,7 +355,7 @@
     ui.copy.addEventListener("click", () => {
       ui.share.select();
       (navigator.clipboard ? navigator.clipboard.writeText(ui.share.value) : Promise.reject()).then(
-        () => { ui.copy.textContent = "Copied"; }, () => document.execCommand("copy"));
+        () => { ui.copy.textContent = _("Copied"); }, () => document.execCommand("copy"));
     });
   }
   setInterval(tick, 500);

@@ -16,7 +16,10 @@
         if (!data) return;
         const finished = data.progress.done + data.progress.failed;
         if (bar) bar.style.width = data.progress.percent + "%";
-        if (text) text.textContent = finished + " of " + data.progress.total + " matches";
+        if (text) {
+          text.textContent = window.interpolate(window.gettext("%(done)s of %(total)s matches"),
+                                                {done: finished, total: data.progress.total}, true);
+        }
         if (finished !== done || data.status !== status) {
           window.location.reload();
           return;

@@ -6,8 +6,15 @@
 
   const SVG = "http://www.w3.org/2000/svg";
   const RED = { H: true, D: true };
-  const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const RANK_NAME = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+  // Spoken names in the reader's language (Django's JavaScript catalog); the suit as it follows the rank.
+  const SUIT_NAME = {
+    S: window.pgettext("card suit", "spades"), H: window.pgettext("card suit", "hearts"),
+    D: window.pgettext("card suit", "diamonds"), C: window.pgettext("card suit", "clubs"),
+  };
+  const RANK_NAME = {
+    T: "10", J: window.pgettext("card rank", "jack"), Q: window.pgettext("card rank", "queen"),
+    K: window.pgettext("card rank", "king"), A: window.pgettext("card rank", "ace"),
+  };
   const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
   const isRed = (suit) => !!RED[suit];
@@ -45,7 +52,8 @@
     card.dataset.card = code;
     if (role) card.setAttribute("role", role);
     const spoken = rankNames ? RANK_NAME[rank] || rank : rankText(rank);
-    card.setAttribute("aria-label", `${spoken} of ${SUIT_NAME[suit]}`);
+    card.setAttribute("aria-label", window.interpolate(window.gettext("%(rank)s of %(suit)s"),
+      { rank: spoken, suit: SUIT_NAME[suit] }, true));
     card.title = pretty(code);
     for (const corner of ["rp-tl", "rp-br"]) {
       const ix = el("span", `rp-ix ${corner}`);

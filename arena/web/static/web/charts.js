@@ -5,6 +5,7 @@
   const data = document.getElementById("rating-history");
   if (!data || !window.Chart) return;
   const history = JSON.parse(data.textContent);
+  const fmt = (text, values) => window.interpolate(text, values, true);
   const colours = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777"];
   document.querySelectorAll("canvas.rating-chart[data-ladder]").forEach(function (canvas, i) {
     const ladder = canvas.dataset.ladder;
@@ -24,13 +25,15 @@
       data: {datasets: datasets},
       options: {
         animation: false, parsing: true, maintainAspectRatio: false,
-        scales: {x: {type: "linear", ticks: {precision: 0}, title: {display: true, text: "rated games on " + ladder}},
-                 y: {title: {display: true, text: "rating"}}},
+        scales: {x: {type: "linear", ticks: {precision: 0},
+                     title: {display: true, text: fmt(window.gettext("rated games on %(ladder)s"), {ladder})}},
+                 y: {title: {display: true, text: window.gettext("rating")}}},
         plugins: {
           legend: {display: false},
           tooltip: {filter: item => !item.dataset.label.includes("95 %"),
-                    callbacks: {label: ctx => "rating " + Math.round(ctx.parsed.y) + " (" + Math.round(ctx.raw.lo) +
-                                "–" + Math.round(ctx.raw.hi) + ", v" + ctx.raw.v + ")"}},
+                    callbacks: {label: ctx => fmt(window.gettext("rating %(rating)s (%(low)s–%(high)s, v%(version)s)"), {
+                      rating: Math.round(ctx.parsed.y), low: Math.round(ctx.raw.lo), high: Math.round(ctx.raw.hi),
+                      version: ctx.raw.v})}},
         },
       },
     });

@@ -36,10 +36,12 @@
   const CARDS = { sprite: "#rp-suit-", suitClass: true, role: "img", rankNames: true };
   const BASE_MS = 1100;
 
+  // Words go through Django's JavaScript catalog (jsi18n, loaded by the base template).
+  const _ = window.gettext;
+  const fmt = (text, values) => window.interpolate(text, values, true);
   const split = (text) => (text ? text.match(/../g) : []) || [];
-  const name = (k) => (F.seats[k] ? F.seats[k].name : `seat ${k}`);
-  const ordinal = (n) => n + (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th");
-  const who = (k) => `Seat ${k} (${name(k)})`;
+  const name = (k) => (F.seats[k] ? F.seats[k].name : fmt(_("seat %(seat)s"), { seat: k }));
+  const who = (k) => fmt(_("Seat %(seat)s (%(name)s)"), { seat: k, name: name(k) });
   const TEAMS = F.teams || null;
   const teamOf = (k) => (TEAMS && F.seats[k] ? TEAMS[F.seats[k].team] : null);
   const lostTeam = TEAMS ? TEAMS.find((t) => t.lost) || null : null;
@@ -102,15 +104,15 @@
       if (team) {
         panel.classList.add("rp-seat-team", `team-${team.team}`);
         const badge = el("span", `team-badge team-${team.team}`, team.letter);
-        badge.title = `team ${team.letter}: seats ${team.label}`;
-        badge.setAttribute("aria-label", `team ${team.letter}`);
+        badge.title = fmt(_("team %(letter)s: seats %(seats)s"), { letter: team.letter, seats: team.label });
+        badge.setAttribute("aria-label", fmt(_("team %(letter)s"), { letter: team.letter }));
         head.appendChild(badge);
       }
       head.appendChild(el("span", "rp-seat-name", name(k)));
       const chips = el("span", "rp-chips");
       head.appendChild(chips);
       const count = el("span", "rp-count");
-      count.title = "cards in hand";
+      count.title = _("cards in hand");
       head.appendChild(count);
       const hand = el("div", "rp-hand");
       panel.appendChild(head);
@@ -138,22 +140,23 @@
     panel.classList.toggle("is-out", outIndex >= 0);
     panel.classList.toggle("is-open", open);
     chips.textContent = "";
-    if (outIndex >= 0) chip(chips, `out ${ordinal(outIndex + 1)}`, "safe");
-    if (final && (lostTeam ? lostTeam.seats.includes(k) : F.result.durak === k)) chip(chips, lostTeam ? "lost" : "durak", "durak");
-    if (s.forfeit && s.forfeit.seat === k) chip(chips, `forfeit: ${s.forfeit.reason}`, "durak");
+    if (outIndex >= 0) chip(chips, fmt(_("out %(place)s."), { place: outIndex + 1 }), "safe");
+    if (final && (lostTeam ? lostTeam.seats.includes(k) : F.result.durak === k)) chip(chips, lostTeam ? _("lost") : _("durak"), "durak");
+    if (s.forfeit && s.forfeit.seat === k) chip(chips, fmt(_("forfeit: %(reason)s"), { reason: s.forfeit.reason }), "durak");
     if (!final && outIndex < 0 && held.length + (s.stock || 0) > 0) {
       // with teams, "for 0": this seat plays the position of its out partner 0
-      const dfor = TEAMS && s.defender_position !== k ? ` for ${s.defender_position}` : "";
-      const afor = TEAMS && s.attacker_position !== k ? ` for ${s.attacker_position}` : "";
-      if (s.defender === k) chip(chips, (s.take ? "takes" : "defends") + dfor, s.take ? "take" : "defend");
-      else if (s.attacker === k) chip(chips, `attacks${afor}`, "attack");
+      const dfor = TEAMS && s.defender_position !== k ? fmt(_(" for %(seat)s"), { seat: s.defender_position }) : "";
+      const afor = TEAMS && s.attacker_position !== k ? fmt(_(" for %(seat)s"), { seat: s.attacker_position }) : "";
+      if (s.defender === k) chip(chips, (s.take ? _("takes") : _("defends")) + dfor, s.take ? "take" : "defend");
+      else if (s.attacker === k) chip(chips, _("attacks") + afor, "attack");
     }
     if (!final && TEAMS && outIndex >= 0) {
-      if (s.attacker_position === k && s.attacker !== k) chip(chips, `played by ${s.attacker}`, "standin");
-      else if (s.defender_position === k && s.defender !== k) chip(chips, `played by ${s.defender}`, "standin");
+      if (s.attacker_position === k && s.attacker !== k) chip(chips, fmt(_("played by %(seat)s"), { seat: s.attacker }), "standin");
+      else if (s.defender_position === k && s.defender !== k) chip(chips, fmt(_("played by %(seat)s"), { seat: s.defender }), "standin");
     }
-    if (s.next === k) chip(chips, "to act", "next");
+    if (s.next === k) chip(chips, _("to act"), "next");
     count.textContent = String(held.length);
+    count.dataset.unit = window.npgettext("in hand", "card", "cards", held.length);
 
     const hl = new Set(s.hl);
     const before = prev ? new Set(split(prev.hands[k])) : null;
@@ -186,7 +189,7 @@
       slot.appendChild(card);
       hand.appendChild(slot);
     }
-    if (!slots.length) hand.appendChild(el("span", "rp-hand-empty", outIndex >= 0 ? "safe" : "no cards"));
+    if (!slots.length) hand.appendChild(el("span", "rp-hand-empty", outIndex >= 0 ? _("safe") : _("no cards")));
   }
 
   function drawTable(s, animate) {
@@ -204,18 +207,20 @@
       box.appendChild(slot);
     }
     if (!s.table.length) {
-      let note = s.seat === null ? `Bout 1 · trump ${SYMBOL[F.trump] || ""}` : "";
+      let note = s.seat === null ? fmt(_("Bout 1 · trump %(suit)s"), { suit: SYMBOL[F.trump] || "" }) : "";
       if (s.bout_end) {
         const e = s.bout_end;
-        note = e.taken ? `Bout ${e.bout}: taken by seat ${e.by}` : `Bout ${e.bout}: beaten off`;
+        note = e.taken ? fmt(_("Bout %(bout)s: taken by seat %(seat)s"), { bout: e.bout, seat: e.by })
+          : fmt(_("Bout %(bout)s: beaten off"), { bout: e.bout });
       }
       if (cur === LAST && lastOutcome) {
-        note = F.result.durak === null ? "Draw" : lostTeam ? `Team ${lostTeam.letter} (${lostTeam.name}) lost`
-          : `Seat ${F.result.durak} (${name(F.result.durak)}) is the durak`;
+        note = F.result.durak === null ? _("Draw")
+          : lostTeam ? fmt(_("Team %(letter)s (%(name)s) lost"), { letter: lostTeam.letter, name: lostTeam.name })
+            : fmt(_("Seat %(seat)s (%(name)s) is the durak"), { seat: F.result.durak, name: name(F.result.durak) });
       }
       if (note) box.appendChild(el("div", "rp-table-note", note));
     } else if (s.take) {
-      box.appendChild(el("div", "rp-take-flag", `seat ${s.defender} takes`));
+      box.appendChild(el("div", "rp-take-flag", fmt(_("seat %(seat)s takes"), { seat: s.defender })));
     }
   }
 
@@ -238,7 +243,9 @@
     }
     box.appendChild(pile);
     const label = el("div", "rp-pile-label");
-    label.textContent = s.stock ? `${s.stock} in stock` : s.trump_by !== null ? `trump ${pretty(s.trump_card)} to seat ${s.trump_by}` : "stock empty";
+    label.textContent = s.stock ? fmt(window.ngettext("%(count)s in stock", "%(count)s in stock", s.stock), { count: s.stock })
+      : s.trump_by !== null ? fmt(_("trump %(card)s to seat %(seat)s"), { card: pretty(s.trump_card), seat: s.trump_by })
+        : _("stock empty");
     box.appendChild(label);
   }
 
@@ -248,7 +255,7 @@
     box.textContent = "";
     const button = el("button", "rp-discard-pile");
     button.type = "button";
-    button.title = "Show the discard pile";
+    button.title = _("Show the discard pile");
     button.setAttribute("aria-expanded", String(wasOpen));
     const layers = Math.min(3, Math.ceil(s.discard / 6));
     for (let j = 0; j < layers; j++) {
@@ -258,7 +265,8 @@
     }
     if (!layers) button.appendChild(el("span", "rp-discard-none", ""));
     box.appendChild(button);
-    box.appendChild(el("div", "rp-pile-label", s.discard ? `${s.discard} discarded` : "no discard"));
+    box.appendChild(el("div", "rp-pile-label", s.discard
+      ? fmt(window.ngettext("%(count)s discarded", "%(count)s discarded", s.discard), { count: s.discard }) : _("no discard")));
     if (wasOpen && s.discard) {
       const list = el("div", "rp-discard-list");
       for (const code of [...discardAt[i]].sort(bySuitRank)) list.appendChild(face(code));
@@ -295,13 +303,16 @@
   function drawRoles(i, s) {
     if (!ui.roles) return;
     if (i === LAST && lastOutcome) {
-      ui.roles.textContent = lostTeam ? `Team ${lostTeam.letter} (seats ${lostTeam.label}, ${lostTeam.name}) lost.` : "Draw.";
+      ui.roles.textContent = lostTeam
+        ? fmt(_("Team %(letter)s (seats %(seats)s, %(name)s) lost."), { letter: lostTeam.letter, seats: lostTeam.label, name: lostTeam.name })
+        : _("Draw.");
       return;
     }
-    const role = (seat, position, verb) =>
-      seat === position ? `${who(seat)} ${verb}` : `${who(seat)} plays for seat ${position} and ${verb}`;
-    ui.roles.textContent = `${role(s.attacker, s.attacker_position, "attacks")} · ` +
-      role(s.defender, s.defender_position, s.take ? "takes" : "defends");
+    const role = (seat, position, verb) => fmt(
+      seat === position ? _("%(who)s %(verb)s") : _("%(who)s plays for seat %(position)s and %(verb)s"),
+      { who: who(seat), position, verb });
+    ui.roles.textContent = `${role(s.attacker, s.attacker_position, _("attacks"))} · ` +
+      role(s.defender, s.defender_position, s.take ? _("takes") : _("defends"));
   }
 
   function render(animate) {
@@ -314,12 +325,16 @@
     drawDiscard(i, s);
     drawRoles(i, s);
     ui.caption.textContent = s.caption;
-    const meta = [`bout ${s.bout}`];
-    if (s.seat !== null) meta.push(s.forced ? `seat ${s.seat}: forced` : s.ms !== null ? `seat ${s.seat}: ${s.ms} ms` : `seat ${s.seat}`);
-    if (s.next !== null) meta.push(`next: seat ${s.next}`);
-    if (i === LAST && F.error) meta.push("the replay stops here");
+    const meta = [fmt(_("bout %(bout)s"), { bout: s.bout })];
+    if (s.seat !== null) {
+      meta.push(s.forced ? fmt(_("seat %(seat)s: forced"), { seat: s.seat })
+        : s.ms !== null ? fmt(_("seat %(seat)s: %(ms)s ms"), { seat: s.seat, ms: s.ms }) : fmt(_("seat %(seat)s"), { seat: s.seat }));
+    }
+    if (s.next !== null) meta.push(fmt(_("next: seat %(seat)s"), { seat: s.next }));
+    if (i === LAST && F.error) meta.push(_("the replay stops here"));
     ui.meta.textContent = meta.join(" · ");
-    ui.counter.textContent = `step ${i} / ${LAST} · decision ${DECIDED[i]} / ${DECIDED[LAST]}`;
+    ui.counter.textContent = fmt(_("step %(step)s / %(last)s · decision %(decision)s / %(decisions)s"),
+      { step: i, last: LAST, decision: DECIDED[i], decisions: DECIDED[LAST] });
     ui.slider.value = String(i);
     ui.slider.style.setProperty("--fill", `${LAST ? (100 * i) / LAST : 100}%`);
     ui.first.disabled = ui.back.disabled = i === 0;
@@ -367,7 +382,7 @@
     timer = null;
     root.classList.toggle("is-playing", on);
     ui.play.setAttribute("aria-pressed", String(on));
-    ui.play.setAttribute("aria-label", on ? "pause" : "play");
+    ui.play.setAttribute("aria-label", on ? _("pause") : _("play"));
     if (on) {
       if (cur >= LAST) go(0);
       const tick = () => {
