@@ -100,4 +100,6 @@ def test_a_spinning_bot_takes_no_cpu_on_its_opponents_turns(arena: Launcher, tmp
     assert turns.others_cpu_s <= 0.005 + 0.01 * turns.others_wall_s, turns
     # thawed, it does spin (it is not merely idle), on one CPU at most: the quota holds two spinners to one
     assert turns.own_cpu_s >= 0.1 * turns.own_wall_s, turns
-    assert turns.own_cpu_s <= 1.1 * turns.own_wall_s + 0.01, turns
+    # The quota is enforced per 10 ms period, so a turn's window (its turns alternate with the opponent's, one
+    # more at most) may hold one period of a second spinner's time before the throttle lands.
+    assert turns.own_cpu_s <= turns.own_wall_s + 0.01 * (turns.others + 1), turns
