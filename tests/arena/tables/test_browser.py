@@ -17,10 +17,13 @@ from tests.arena.conftest import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MY_TURN_OR_OVER = ("() => document.querySelector('#tb-line').classList.contains('is-mine')"
-                   " || !document.querySelector('#tb-result').hidden")
-SENT_OR_REFUSED = ("() => !document.querySelector('#tb-line').classList.contains('is-mine')"
-                   " || !document.querySelector('#tb-reason').hidden || !document.querySelector('#tb-result').hidden")
+# Null-safe: the predicate may run while the page is still being replaced (a navigation or a reload), when
+# the elements are not there yet; it must then say "not yet" rather than throw.
+MY_TURN_OR_OVER = ("() => !!document.querySelector('#tb-line')?.classList.contains('is-mine')"
+                   " || document.querySelector('#tb-result')?.hidden === false")
+SENT_OR_REFUSED = ("() => document.querySelector('#tb-line')?.classList.contains('is-mine') === false"
+                   " || document.querySelector('#tb-reason')?.hidden === false"
+                   " || document.querySelector('#tb-result')?.hidden === false")
 
 WATCH_HAND = """() => {
   // Counts redraws of the person's hand that changed nothing a person sees: the card under the cursor must stay.
