@@ -212,6 +212,17 @@ def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Ga
     return namespace["copy"]
 
 
+_SLOTS: Final = (
+    "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
+    "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
+    "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
+    "_nunb", "_out", "_out_order", "_outcome", "_outs_before", "_phase", "_poll", "_ranks", "_six", "_sleft",
+    "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
+    "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
+)
+"""``Game``'s slots, named once for the class and for ``clone``'s copier (a compiled class has no ``__slots__``)."""
+
+
 class Game:
     """One game of Durak: deal, bouts, drawing and the end, under one ``Rules``.
 
@@ -278,14 +289,7 @@ class Game:
     # Slots, not a ``__dict__``: every step reads and writes a few dozen of them, and a slot is
     # the fastest attribute Python has (a tenth off random play). ``_setup`` (or ``from_observation``)
     # sets them all and ``clone`` copies them all.
-    __slots__ = (
-        "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
-        "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
-        "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
-        "_nunb", "_out", "_out_order", "_outcome", "_outs_before", "_phase", "_poll", "_ranks", "_six", "_sleft",
-        "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
-        "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
-    )
+    __slots__ = _SLOTS
     rules: Rules
     dealer: int
 
@@ -1306,4 +1310,4 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-_copy_slots: Final = _slot_copier(Game.__slots__, mutable={"_hands", "_known", "_att", "_cov", "_history"})
+_copy_slots: Final = _slot_copier(_SLOTS, mutable={"_hands", "_known", "_att", "_cov", "_history"})
