@@ -82,6 +82,7 @@ from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.observation import Observation, observe
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.rules import Rules
+from bots_sdk.native import mypyc_attr
 
 if TYPE_CHECKING:
     from bots_sdk.engine.watch import Watcher
@@ -223,6 +224,7 @@ _SLOTS: Final = (
 """``Game``'s slots, named once for the class and for ``clone``'s copier (a compiled class has no ``__slots__``)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the tests' CheckedGame)
 class Game:
     """One game of Durak: deal, bouts, drawing and the end, under one ``Rules``.
 
@@ -308,7 +310,7 @@ class Game:
             _shuffle(order, rng.getrandbits)
         else:
             rng.shuffle(order)
-        game = object.__new__(cls)
+        game = cls()
         game._setup(rules, order, rules.players - 1, watcher)
         return game
 
@@ -337,7 +339,7 @@ class Game:
                 f"deck: holds {len(cards)} cards, the {rules.deck}-card deck needs {len(expected)}"
                 + (f" (missing {', '.join(map(str, missing[:5]))})" if missing else "")
             )
-        game = object.__new__(cls)
+        game = cls()
         game._setup(rules, [c.index for c in cards], dealer, watcher)
         return game
 
@@ -365,7 +367,7 @@ class Game:
             raise ValueError(
                 f"stock: {len(stock)} cards, the observation shows {obs.stock_size} with {obs.trump_card} last"
             )
-        game = object.__new__(cls)
+        game = cls()
         game._set_rules(rules, obs.dealer, None)
         game._deck = _DECK_INDICES[rules.deck]  # the deal is not known: the deck in index order stands for it
         game._hands = list(hands)
@@ -431,7 +433,8 @@ class Game:
             order = game._order()
             game._poll = order.index(to_act) if to_act in order else len(order)
         game.push(None)
-        if game._to_act != to_act or len(history) != len(obs._history):
+        # The property, not ``_to_act``: mypy keeps that narrowed to the None set above, and compiled code trusts it.
+        if game.to_act != to_act or len(history) != len(obs._history):
             raise InvalidDealError(
                 f"hands: with these cards seat {to_act} would have had a single option, not the observed decision"
             )
@@ -558,12 +561,14 @@ class Game:
         the rarely changed ones (stock, who is out) are replaced, never mutated,
         so copies may share them. A clone is a plain ``Game`` and has no watcher.
         """
-        game = object.__new__(Game)
+        game = Game()
         _copy_slots(self, game)
         game._watcher = None
         return game
 
-    __copy__ = clone  # ``copy.copy`` gives an independent game too, not one sharing the hands and history
+    def __copy__(self) -> Game:
+        """``copy.copy`` gives an independent game too, not one sharing the hands and history."""
+        return self.clone()
 
     # ------------------------------------------------------------------ queries
 
@@ -905,7 +910,8 @@ class Game:
         moves on the way, with the state in locals rather than a call per step: random
         play through here is the figure search bots live on.
         """
-        seat: int = self._to_act  # type: ignore[assignment]  # None only at the start, with no action
+        to_act = self._to_act
+        seat = -1 if to_act is None else to_act  # None only at the start, with no action
         history = self._history
         hands = self._hands
         forced = False

@@ -8,6 +8,7 @@ import pytest
 
 from bots_sdk.engine import Action, Game, InvalidDealError, Rules, Watcher
 from bots_sdk.engine.cards import Card
+from bots_sdk.engine.game import _SLOTS
 from tests.engine.helpers import CONFIGS, advance_random
 
 
@@ -109,4 +110,4 @@ def test_a_watcher_sees_every_step_but_the_polling_passes_and_every_end_of_a_bou
 
 def test_every_slot_of_a_game_is_in_its_glossary() -> None:
     doc = Game.__doc__ or ""
-    assert [name for name in Game.__slots__ if f"``{name}``" not in doc] == []
+    assert [name for name in _SLOTS if f"``{name}``" not in doc] == []
