@@ -14,10 +14,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-import sysconfig
 import warnings
 from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -31,7 +30,7 @@ else:
 PURE_ENV = "DURAK_PURE_PYTHON"
 COMPILED_PACKAGES = ("bots_sdk.engine.", "bots_sdk.bots.")
 """The packages whose modules setup.py may compile (its ``NATIVE_MODULES``)."""
-_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+_SUFFIX = EXTENSION_SUFFIXES[0]
 _SLACK_S = 2.0
 """How much newer than the compiled engine a source may be and still count as its source: installing a wheel
 writes both in one go, in either order."""

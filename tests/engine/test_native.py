@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
@@ -35,10 +36,12 @@ print(json.dumps([engine_build(), {name: m.__file__ for name, m in sys.modules.i
 
 
 def _probe(pure: bool, root: Path = SDK.parent) -> tuple[str, dict[str, str]]:
+    """The engine build and the files of the engine's modules in a fresh interpreter importing from ``root``
+    (``-S``: an editable install's import hook would otherwise import this checkout whatever ``root`` is)."""
     env = {k: v for k, v in os.environ.items() if k != "DURAK_PURE_PYTHON"}
     if pure:
         env["DURAK_PURE_PYTHON"] = "1"
-    done = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(root)!r})\n{PROBE}"],
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", f"import sys; sys.path.insert(0, {str(root)!r})\n{PROBE}"],
                           capture_output=True, text=True, check=True, env=env)
     build, files = json.loads(done.stdout)
     return build, files
@@ -71,7 +74,7 @@ def test_an_edited_source_runs_instead_of_its_stale_extension(tmp_path: Path) ->
     """An editable install's extensions do not follow edits: the edited engine must run, not the old build."""
     shutil.copytree(SDK, tmp_path / "bots_sdk", ignore=shutil.ignore_patterns("__pycache__", "_proto"))
     source = tmp_path / "bots_sdk" / "engine" / "game.py"
-    later = source.stat().st_mtime + 60
+    later = time.time() + 60  # an edit after the build
     os.utime(source, (later, later))
     build, files = _probe(pure=False, root=tmp_path)
     assert build == "pure Python"
