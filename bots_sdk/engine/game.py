@@ -41,7 +41,7 @@ own team, and these rules are the individual ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import accumulate
 from operator import xor
@@ -201,18 +201,6 @@ def _attacks_in(mask: int) -> list[Action]:
             *suits[mask & 0xFFFF_0000_0000_0000]]
 
 
-def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Game, Game], None]:
-    """``copy(src, dst)`` of every slot in ``names``, a shallow copy of the ``mutable`` lists.
-
-    Written out at import, as ``dataclasses`` writes an ``__init__``: a loop over the slots would
-    make ``clone`` several times slower, and a list kept by hand would drift from ``__slots__``.
-    """
-    lines = [f"    dst.{name} = src.{name}[:]" if name in mutable else f"    dst.{name} = src.{name}" for name in names]
-    namespace: dict[str, Callable[[Game, Game], None]] = {}
-    exec("def copy(src, dst):\n" + "\n".join(lines), namespace)
-    return namespace["copy"]
-
-
 _SLOTS: Final = (
     "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
     "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
@@ -221,7 +209,7 @@ _SLOTS: Final = (
     "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
     "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
 )
-"""``Game``'s slots, named once for the class and for ``clone``'s copier (a compiled class has no ``__slots__``)."""
+"""``Game``'s slots (a compiled class has no ``__slots__`` to read back)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the tests' CheckedGame)
@@ -561,9 +549,65 @@ class Game:
         the rarely changed ones (stock, who is out) are replaced, never mutated,
         so copies may share them. A clone is a plain ``Game`` and has no watcher.
         """
+        # Every slot written out (tests/engine/test_seams.py checks none is missing): compiled, these are
+        # plain stores, and in Python too a loop over the slots would make ``clone`` several times slower.
         game = Game()
-        _copy_slots(self, game)
+        game._apos = self._apos
+        game._att = self._att[:]
+        game._attacker = self._attacker
+        game._beaters = self._beaters
+        game._bout = self._bout
+        game._bout_limit = self._bout_limit
+        game._cov = self._cov[:]
+        game._deck = self._deck
+        game._def_start = self._def_start
+        game._defender = self._defender
+        game._discard = self._discard
+        game._dpos = self._dpos
+        game._draw_orders = self._draw_orders
+        game._drawn = self._drawn
+        game._early = self._early
+        game._exchange_ok = self._exchange_ok
+        game._first_limit = self._first_limit
+        game._hand_size = self._hand_size
+        game._hands = self._hands[:]
+        game._history = self._history[:]
+        game._known = self._known[:]
+        game._legal = self._legal
+        game._limit = self._limit
+        game._max_bouts = self._max_bouts
+        game._members = self._members
+        game._multi = self._multi
+        game._n = self._n
+        game._neighbours = self._neighbours
+        game._nunb = self._nunb
+        game._out = self._out
+        game._out_order = self._out_order
+        game._outcome = self._outcome
+        game._outs_before = self._outs_before
+        game._phase = self._phase
+        game._poll = self._poll
+        game._ranks = self._ranks
+        game._six = self._six
+        game._sleft = self._sleft
+        game._sp = self._sp
+        game._stand_ins = self._stand_ins
+        game._stock = self._stock
+        game._streak = self._streak
+        game._table = self._table
+        game._take_hand = self._take_hand
+        game._taken = self._taken
+        game._team_of = self._team_of
+        game._throw_orders = self._throw_orders
+        game._to_act = self._to_act
+        game._transfer = self._transfer
+        game._trump = self._trump
+        game._trump_drawn_by = self._trump_drawn_by
+        game._trump_mask = self._trump_mask
+        game._turn_up = self._turn_up
         game._watcher = None
+        game.dealer = self.dealer
+        game.rules = self.rules
         return game
 
     def __copy__(self) -> Game:
@@ -1316,4 +1360,3 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-_copy_slots: Final = _slot_copier(_SLOTS, mutable={"_hands", "_known", "_att", "_cov", "_history"})
