@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import sysconfig
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from setuptools import setup
@@ -34,6 +35,8 @@ GROUP = "bots_sdk.engine._native"
 """The shared library of the compiled modules lives inside the package (not a top-level module), so
 copying ``bots_sdk/`` (the sandbox runtime does) takes it along."""
 
+ROOT = Path(__file__).resolve().parent
+IN_PLACE_COMMANDS = {"editable_wheel", "develop"}
 BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
 
 
@@ -46,14 +49,26 @@ def _why_pure() -> str | None:
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not headers.is_file():
         return f"no Python headers ({headers} is missing: apt-get install python3-dev)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler!r} is not on PATH: apt-get install gcc)"
     return None
 
 
-def _say_pure(reason: str) -> None:
+def _say_pure(reason: str, in_place: bool) -> None:
     print(f"durak-arena: installing the pure-Python engine only: {reason}", file=sys.stderr)
+    _remove_stale_extensions(ROOT / "bots_sdk" if in_place else None, keep=set())
+
+
+def _remove_stale_extensions(tree: Path | None, keep: set[Path]) -> None:
+    """Remove extension files this build did not make from ``tree`` (an editable install's package) and from
+    build/: an earlier build's, or one of a module no longer compiled, would be imported before its source
+    or land in a wheel beside extensions it does not match."""
+    folders = [*ROOT.glob("build/lib*/bots_sdk"), *([tree] if tree is not None else [])]
+    for folder in folders:
+        for path in folder.rglob(f"*{EXTENSION_SUFFIXES[0]}"):
+            if path.resolve() not in keep:
+                path.unlink()
 
 
 class BuildExt(build_ext):
@@ -66,27 +81,27 @@ class BuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # any compiler failure: the pure-Python engine stays usable
-            for output in self.get_outputs():
-                Path(output).unlink(missing_ok=True)
             self.extensions = []
-            _say_pure(f"compiling the native engine failed ({error})")
+            _say_pure(f"compiling the native engine failed ({error})", bool(self.inplace))
             return
-        for output in self.get_outputs():
-            if Path(output).exists():
-                os.utime(output)
+        outputs = {Path(self.get_ext_fullpath(ext.name)).resolve() for ext in self.extensions}
+        for output in outputs:
+            os.utime(output)
+        _remove_stale_extensions(ROOT / "bots_sdk" if self.inplace else None, keep=outputs)
 
 
 def _extensions() -> list[object]:
     if not BUILD_COMMANDS.intersection(sys.argv[1:]):
         return []  # metadata and sdists need no compiling
+    in_place = bool(IN_PLACE_COMMANDS.intersection(sys.argv[1:]))
     reason = _why_pure()
     if reason is not None:
-        _say_pure(reason)
+        _say_pure(reason, in_place)
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        _say_pure("mypyc is not installed (it comes with mypy)")
+        _say_pure("mypyc is not installed (it comes with mypy)", in_place)
         return []
     # The repository's mypy configuration is for checking (it loads the Django plugin); compiling needs
     # none: ``--config-file=`` reads no file.
