@@ -20,6 +20,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 NATIVE_MODULES = (
+    "bots_sdk/engine/actions.py",
     "bots_sdk/engine/game.py",
     "bots_sdk/engine/observation.py",
     "bots_sdk/engine/outcome.py",
