@@ -28,9 +28,9 @@ NATIVE_MODULES = (
     "bots_sdk/engine/history.py",
     "bots_sdk/bots/strong.py",
 )
-"""What is compiled: the step function and what it calls per decision, and the strong bot's search.
-Cards and actions stay Python: they are interned, built once at import, and only read afterwards. Rules
-stay Python too: a compiled dataclass checks its field types itself, before ``Rules`` can name the bad option."""
+"""What is compiled: the step function, the actions it reads per decision, and the strong bot's search.
+Cards stay Python (the engine works on their indexes and bitmasks, not on ``Card`` objects). Rules stay
+Python too: a compiled dataclass checks its field types itself, before ``Rules`` can name the bad option."""
 
 GROUP = "bots_sdk.engine._native"
 """The shared library of the compiled modules lives inside the package (not a top-level module), so
