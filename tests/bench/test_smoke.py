@@ -18,7 +18,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parents[1]
-SCRIPTS = sorted(path for path in BENCH.glob("*.py") if not path.name.startswith(("test_", "conftest", "_")))
+SCRIPTS = sorted(path for path in BENCH.glob("*.py") if not path.name.startswith(("test_", "_")))
 
 
 def beside_test_database(suffix: str) -> str:
