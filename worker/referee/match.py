@@ -17,11 +17,13 @@ the match is played rotation by rotation (deals in order within each), and every
 rotation gets freshly started bots: a new process in a new sandbox (new scratch,
 /tmp and socket dir), the previous rotation's killed and removed. Within a
 rotation a bot keeps its process over the deals, so it may model its opponents.
-The extra starts are hidden where cores allow: while the last game of a rotation
-is played, a background thread starts the next rotation's bots (``start_ahead``)
-and freezes each once it serves, so it takes no CPU from the game until its own
-first game; a start ahead that failed is simply started again before its game,
-with the full start budget. Results come back in deal order (deal 0's rotations,
+The extra starts are hidden where cores allow (``start_ahead``): a rotation's bots
+start side by side, one thread each, and as soon as they serve, the next
+rotation's bots start during this rotation's games, each frozen once it serves,
+so it takes no CPU from a game until its own first; a finished rotation's bots,
+frozen since their last answer, are killed off the clock by another thread. A
+start ahead that failed is simply started again before its game, with the full
+start budget. Results come back in deal order (deal 0's rotations,
 then deal 1's...), as the arena numbers and rates games.
 """
 
@@ -33,7 +35,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +136,9 @@ class RunningBot:
 
     spec: BotSpec
     launched: LaunchedBot | None = None
+    fault: BotFault | None = None
+    """How its start on a starting thread failed; its next game is forfeited with it (a bot that cannot start
+    is not given a second start budget of the arena's time)."""
 
     def stop(self) -> None:
         if self.launched is not None:
@@ -149,7 +154,7 @@ def bot_spec(argument: str) -> BotSpec:
 
 
 def start_ahead(setting: str | None = None) -> bool:
-    """Whether to start the next rotation's bots during the current rotation's last game.
+    """Whether to start bots side by side and ahead, and kill them off the clock (module docstring).
 
     ``setting`` (default: the ``DURAK_START_AHEAD`` environment variable) is ``on``, ``off`` or ``auto``
     (the default): on when this process may run on two cores or more. With one core the starts would
@@ -176,33 +181,40 @@ def play_spec(
     rules = spec.rules
     entrants = len(specs)
     rotations = entrants if spec.duplicate else 1
-    ahead_wanted = start_ahead()
+    parallel = start_ahead()
 
     def fresh() -> list[list[RunningBot]]:
         # A bot playing a whole team runs once per seat of it: bots[i][k] is bot i's k-th process.
         return [[RunningBot(s) for _ in range(rules.players // entrants)] for s in specs]
 
     results: list[GameResult] = []
-    current = fresh()
+    current: list[list[RunningBot]] = []
     ahead: StartAhead | None = None
-    # One long-lived thread starts bots ahead: a sandbox dies with the thread that spawned it (bwrap's
-    # --die-with-parent is a parent-death signal, which follows the spawning thread), so it must outlive them.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-ahead") as starter:
+    # The starting threads live as long as the match: a sandbox dies with the thread that spawned it (bwrap's
+    # --die-with-parent is a parent-death signal, which follows the spawning thread). One per seat, so a
+    # rotation's bots start side by side; the stopping thread takes a finished rotation's kills off the clock.
+    with ThreadPoolExecutor(max_workers=rules.players, thread_name_prefix="start") as starter, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="stop") as stopper:
         try:
             for rotation in range(rotations):
+                if ahead is not None:
+                    current, ahead = ahead.ready(), None
+                else:
+                    current = StartAhead(fresh(), starter, launcher, spec.limits).ready() if parallel else fresh()
+                if parallel and rotation + 1 < rotations:  # during this rotation's games, on the idle core
+                    ahead = StartAhead(fresh(), starter, launcher, spec.limits)
                 order = tuple(seat_order(rules, entrants, -rotation))  # seat s holds bot order[s]
                 seated = seat_bots(current, order)
                 for deal in range(spec.deals):
-                    if ahead_wanted and deal == spec.deals - 1 and rotation + 1 < rotations:
-                        ahead = StartAhead(fresh(), starter, launcher, spec.limits)  # once this game's bots serve
-                    result = _play_one(spec, rules, launcher, seated, deal, rotation, order,
-                                       ahead.start if ahead is not None else None)
+                    result = _play_one(spec, rules, launcher, seated, deal, rotation, order)
                     results.append(result)
                     if on_game is not None:
                         on_game(result)
-                stop_all(current)
-                current = ahead.ready() if ahead is not None else fresh()
-                ahead = None
+                done, current = current, []
+                if parallel:  # frozen since their last answer: they cannot compute while they wait to die
+                    stopper.submit(stop_all, done)
+                else:
+                    stop_all(done)
         finally:
             if ahead is not None:
                 stop_all(ahead.abandon())
@@ -228,49 +240,39 @@ def stop_all(bots: list[list[RunningBot]]) -> None:
 
 
 class StartAhead:
-    """The next rotation's bots, started one after another on the ``starter`` thread and frozen once serving.
+    """A rotation's bots, each started on its own ``starter`` thread as soon as this is made, frozen once serving.
 
-    A start that fails here (a fault, or the sandbox refusing) leaves that bot unstarted: ``_play_one`` starts
-    it before its game with the full start budget, where a fault counts.
+    A bot's fault here is kept for its first game; a start the sandbox refused leaves that bot unstarted, and
+    ``_play_one`` starts it again before its game with the full start budget.
     """
 
     def __init__(self, bots: list[list[RunningBot]], starter: Executor, launcher: Launcher, limits: Limits) -> None:
         self.bots = bots
-        self._starter = starter
         self._launcher = launcher
         self._limits = limits
         self._abandoned = threading.Event()
-        self._done: Future[None] | None = None
+        self._starts = [starter.submit(self._start, running) for group in bots for running in group]
 
-    def start(self) -> None:
-        self._done = self._starter.submit(self._run)
-
-    def _run(self) -> None:
-        for running in (r for group in self.bots for r in group):
-            if self._abandoned.is_set():
-                return
-            try:
-                start_bot(running, self._launcher, self._limits)  # serving, then frozen until its first game
-            except Exception:  # the foreground start will meet it again, and report it there
-                log.warning("start ahead of %s failed; starting it before its game", running.spec.name,
-                            exc_info=True)
-                running.stop()
+    def _start(self, running: RunningBot) -> None:
+        if self._abandoned.is_set():
+            return
+        try:
+            running.fault = start_bot(running, self._launcher, self._limits)  # serving, then frozen
+        except Exception:  # the sandbox's fault, not the bot's: the foreground starts it again, and reports it
+            log.warning("start of %s failed; starting it again before its game", running.spec.name, exc_info=True)
+            running.stop()
 
     def ready(self) -> list[list[RunningBot]]:
-        """The bots, once the thread is done (still frozen: each is thawed when the referee first asks it)."""
-        self._join()
+        """The bots, once every start is done (still frozen: each is thawed when the referee first asks it)."""
+        for started in self._starts:
+            started.result()
         return self.bots
 
     def abandon(self) -> list[list[RunningBot]]:
-        """Stop starting more and hand back the bots, for the caller to stop (a start under way is waited for:
-        the thread cannot be interrupted, and its bot must be stopped too)."""
+        """Start no more and hand back the bots, for the caller to stop (starts under way are waited for: a
+        thread cannot be interrupted, and their bots must be stopped too)."""
         self._abandoned.set()
-        self._join()
-        return self.bots
-
-    def _join(self) -> None:
-        if self._done is not None:  # never started when its game ended before the bots served
-            self._done.result()
+        return self.ready()
 
 
 def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault | None:
@@ -296,21 +298,18 @@ def start_bot(seat: RunningBot, launcher: Launcher, limits: Limits) -> BotFault 
 
 def _play_one(
     spec: MatchSpec, rules: Rules, launcher: Launcher, seated: Sequence[RunningBot], deal: int, rotation: int,
-    order: tuple[int, ...], started: Callable[[], None] | None = None,
+    order: tuple[int, ...],
 ) -> GameResult:
-    """One game with ``seated[s]`` in seat ``s`` (``order[s]`` is its index in the spec); ``started`` is called
-    once every seat serves, just before the first decision."""
+    """One game with ``seated[s]`` in seat ``s`` (``order[s]`` is its index in the spec)."""
     seed = f"{spec.seed}-{deal}"
     for position, running in enumerate(seated):
-        fault = start_bot(running, launcher, spec.limits)
+        fault, running.fault = running.fault or start_bot(running, launcher, spec.limits), None
         if fault is not None:
             game = Game.new(rules, seed)
             game.forfeit(position, fault.reason, f"{running.spec.name}: {fault.detail}")
             played = PlayedGame(game, [], ())
             return _result(deal, rotation, order, played, seated)
     bots = [OnMove(running.launched) for running in seated]  # type: ignore[arg-type]  # started above
-    if started is not None:
-        started()
     played = play_game(rules, bots, seed=seed)
     outcome = played.game.outcome
     assert outcome is not None
