@@ -13,7 +13,7 @@ import contextlib
 import random
 import zlib
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -32,7 +32,7 @@ class OpponentError(RuntimeError):
 
 
 class SingleAgentEnv(gymnasium.Env[Observed, np.int64]):
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium declares it so)
 
     def __init__(self, opponents: Sequence[str] = ("gentle",), preset: str = "classic",
                  players: int | None = None, render_mode: str | None = None) -> None:
