@@ -8,13 +8,14 @@ token, 403 not yours, 404 unknown, 413 too large, 429 over a quota: ``Retry-Afte
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
 from ninja.security import HttpBearer
@@ -213,6 +214,8 @@ def get_dataset(request: HttpRequest, ladder: str | None = None, bot: str | None
     ``X-Games`` says how many games the answer holds, for a progress bar."""
     if after < 0 or (limit is not None and limit < 1):
         return api.create_response(request, {"detail": _("after must be 0 or more and limit 1 or more")}, status=400)
+    since, until = (moment if moment is None or timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
+                    for moment in (since, until))  # a time without a zone (2026-01-31) is UTC, as docs say
     if since is not None and until is not None and since >= until:
         return api.create_response(request, {"detail": _("since must be before until")}, status=400)
     found = ladder_get(ladder) if ladder else None

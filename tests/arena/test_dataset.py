@@ -100,12 +100,16 @@ def test_a_ladder_downloads_from_its_page_and_each_record_replays(live_server: A
     since = (timezone.now() - timedelta(days=1)).isoformat()
     recent = lines(download(f"{url}/api/dataset?ladder=classic-2&since={urllib.parse.quote(since)}")[0])
     assert [line["id"] for line in recent] == [g.pk for g in stored[2:]]
+    week_ago = (timezone.now() - timedelta(days=6)).strftime("%Y-%m-%dT%H:%M")  # no zone: UTC
+    older = lines(download(f"{url}/api/dataset?ladder=classic-2&until={week_ago}")[0])
+    assert [line["id"] for line in older] == [g.pk for g in stored[:2]]
     after = lines(download(f"{url}/api/dataset?bot=gentle&after={stored[-1].pk}")[0])
     transfer = Game.objects.filter(match=games["transfer"]).order_by("pk")
     assert [line["id"] for line in after] == [g.pk for g in transfer]
     assert {line["ladder"] for line in after} == {"transfer-2"}
     for query, status, words in (("ladder=classic-9", 404, "classic-9"), ("bot=nobody", 404, ""),
-                                 ("since=yesterday", 422, "since"), ("limit=0", 400, "limit")):
+                                 ("since=yesterday", 422, "since"), ("limit=0", 400, "limit"),
+                                 ("since=2026-02-01&until=2026-01-01", 400, "before until")):
         with pytest.raises(urllib.error.HTTPError) as refused:
             download(f"{url}/api/dataset?{query}")
         assert refused.value.code == status and words in refused.value.read().decode()
