@@ -171,15 +171,15 @@ def run(args: argparse.Namespace) -> int:
         limit = None if args.limit is None else args.limit - members.games
         if limit is not None and limit <= 0:
             break
-        with args.out.open("ab") as out:
-            out.truncate(members.complete_bytes)  # a broken member from an earlier try goes
-            members.drop_partial()
-            response = _open(dataset_url(args, members.last_id, limit))
-            try:
+        response = _open(dataset_url(args, members.last_id, limit))  # refused: FILE stays as it was
+        try:
+            with args.out.open("ab") as out:
+                out.truncate(members.complete_bytes)  # a broken member from an earlier try goes
+                members.drop_partial()
                 if _fetch(response, out, members):
                     break
-            finally:
-                response.close()
+        finally:
+            response.close()
         if attempt + 1 < ATTEMPTS:
             print(f"the connection broke after game {members.last_id}; resuming", file=sys.stderr)
             time.sleep(min(2.0 ** attempt, 10.0))

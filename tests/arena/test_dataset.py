@@ -139,7 +139,7 @@ def test_durak_dataset_fetches_a_ladder_and_resumes_a_broken_file(
     assert durak(["dataset", "--url", url, "--bot", "gentle", "--limit", "3", "--out", str(some)]) == 0
     assert len(lines(some.read_bytes())) == 3
     assert durak(["dataset", "--url", url, "--ladder", "classic-9", "--out", str(tmp_path / "x")]) == 2
-    assert "404" in capsys.readouterr().err
+    assert "404" in capsys.readouterr().err and not (tmp_path / "x").exists(), "a refusal writes no file"
     assert durak(["dataset", "--url", url, "--since", "soon", "--out", str(tmp_path / "x")]) == 2
     assert "since" in capsys.readouterr().err
     (tmp_path / "notes.txt").write_text("my notes\n")
