@@ -154,6 +154,9 @@ SECURE_HSTS_SECONDS = 31536000 if _HTTPS else 0
 ARENA_MAX_UPLOAD_BYTES = env.int("ARENA_MAX_UPLOAD_BYTES", default=5 * 1000 * 1000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_MAX_UPLOAD_BYTES + 64 * 1024
 
+# Datasets (GET /api/dataset, docs/datasets.md): games per gzip member, the unit a broken download resumes from.
+ARENA_DATASET_BATCH = env.int("ARENA_DATASET_BATCH", default=200)
+
 # Quotas (arena/ops/throttle.py; django-ratelimit's "count/period" syntax, s m h d): uploads and challenges per
 # author, new tables per visitor, sign-ups and login attempts per address.
 ARENA_RATE_UPLOADS = env.str("ARENA_RATE_UPLOADS", default="20/h")

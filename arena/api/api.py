@@ -8,12 +8,14 @@ token, 403 not yours, 404 unknown, 413 too large, 429 over a quota: ``Retry-Afte
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
 from ninja.security import HttpBearer
@@ -37,8 +39,10 @@ from arena.api.schemas import (
 from arena.bots.models import Bot, BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions, version_get
 from arena.bots.services import SubmissionError, upload_limit_text, version_submit
+from arena.matches.dataset import FORMAT as DATASET_FORMAT
+from arena.matches.dataset import gzip_lines
 from arena.matches.models import Match
-from arena.matches.selectors import match_games, match_get
+from arena.matches.selectors import dataset_games, match_games, match_get
 from arena.matches.services import MatchError, challenge_create
 from arena.ops.redact import error_for
 from arena.ops.throttle import refusal
@@ -198,6 +202,33 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
                           record_url=reverse("game_record", args=[g.pk])) for g in match_games(match)],
         "url": reverse("match", args=[match.pk]),
     }
+
+
+@api.get("/dataset", response={200: None, 400: ErrorOut, 404: ErrorOut},
+         summary="Game records as gzipped JSON lines, by ladder, bot and time (resume with `after`)")
+def get_dataset(request: HttpRequest, ladder: str | None = None, bot: str | None = None,
+                since: datetime | None = None, until: datetime | None = None, after: int = 0,
+                limit: int | None = None) -> HttpResponse | StreamingHttpResponse:
+    """Every finished game that matches, oldest first, one JSON object a line (docs/datasets.md). Each line
+    carries the game's ``id``: after a broken download, ask again with ``after`` set to the last id held.
+    ``X-Games`` says how many games the answer holds, for a progress bar."""
+    if after < 0 or (limit is not None and limit < 1):
+        return api.create_response(request, {"detail": _("after must be 0 or more and limit 1 or more")}, status=400)
+    since, until = (moment if moment is None or timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
+                    for moment in (since, until))  # a time without a zone (2026-01-31) is UTC, as docs say
+    if since is not None and until is not None and since >= until:
+        return api.create_response(request, {"detail": _("since must be before until")}, status=400)
+    found = ladder_get(ladder) if ladder else None
+    games = dataset_games(preset=found.preset if found else None, players=found.players if found else None,
+                          bot=bot_get(bot) if bot else None, since=since, until=until, after=after)
+    count = games.count() if limit is None else min(games.count(), limit)
+    response = StreamingHttpResponse(gzip_lines(games, settings.ARENA_DATASET_BATCH, limit),
+                                     content_type="application/gzip")
+    name = "-".join(part for part in ("durak", ladder, bot) if part)
+    response["Content-Disposition"] = f'attachment; filename="{name}.jsonl.gz"'
+    response["X-Games"] = str(count)
+    response["X-Dataset-Format"] = DATASET_FORMAT
+    return response
 
 
 @api.exception_handler(Http404)

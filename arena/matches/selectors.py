@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.db.models import Avg, Count, Max, QuerySet, Sum
 from django.shortcuts import get_object_or_404
@@ -76,3 +78,29 @@ def bot_opponents(bot: Bot, limit: int = 30) -> list[OpponentResult]:
     versions = BotVersion.objects.select_related("bot").in_bulk([row["opponent"] for row in rows])
     return [OpponentResult(versions[row["opponent"]], row["n"], row["mine"], row["theirs"], row["drawn"])
             for row in rows]
+
+
+def dataset_games(*, preset: str | None = None, players: int | None = None, bot: Bot | None = None,
+                  since: datetime | None = None, until: datetime | None = None, after: int = 0) -> QuerySet[Game]:
+    """Finished games for a dataset (docs/datasets.md), oldest id first, so ``after`` (the last id a client
+    holds) resumes a download where it stopped. With ``preset`` and ``players``, a ladder's rated games."""
+    games = Game.objects.filter(pk__gt=after)
+    if preset is not None and players is not None:
+        games = games.filter(preset=preset, players=players, rated=True)
+    if bot is not None:
+        games = games.filter(pk__in=GameSeat.objects.filter(version__bot=bot).values("game"))
+    if since is not None:
+        games = games.filter(finished__gte=since)
+    if until is not None:
+        games = games.filter(finished__lt=until)
+    return games.order_by("pk")
+
+
+def dataset_seats(game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Who sat where in each of ``game_ids``: ``{game: [{"bot": name, "version": number}, ...]}`` in seat order."""
+    seats: dict[int, list[dict[str, Any]]] = {pk: [] for pk in game_ids}
+    rows = (GameSeat.objects.filter(game_id__in=game_ids).order_by("game_id", "seat")
+            .values_list("game_id", "version__bot__name", "version__number"))
+    for game_id, bot, number in rows:
+        seats[game_id].append({"bot": bot, "version": number})
+    return seats

@@ -80,17 +80,17 @@ def _results(preset: str, seed: str, deals: int, names: Sequence[str]) -> list[G
 
 
 def match_store(versions: Sequence[BotVersion], preset: str,
-                accept: Callable[[list[GameResult]], bool] = lambda results: True, tries: int = 50) -> Match:
+                accept: Callable[[list[GameResult]], bool] = lambda results: True, tries: int = 50, deals: int = 1,
+                kind: str = Match.Kind.CHALLENGE, rated: bool = False) -> Match:
     """A done match between reference ``versions`` (under a team preset, one a team) whose games ``accept``
     takes: match seeds are tried in turn, and only the accepted games are stored."""
     names = [version.reference for version in versions]
     assert all(names), "match_store plays reference versions in this process"
     for attempt in range(tries):
         seed = f"pages-{attempt}"
-        results = _results(preset, seed, 1, names)
+        results = _results(preset, seed, deals, names)
         if accept(results):
-            match = match_create(kind=Match.Kind.CHALLENGE, versions=versions, preset=preset, deals=1, rated=False,
-                                 seed=seed)
+            match = match_create(kind=kind, versions=versions, preset=preset, deals=deals, rated=rated, seed=seed)
             claimed = match_claim(match_id=match.pk, task_id=f"test-{match.pk}", worker="test")
             assert claimed is not None
             assert match_store_result(match=claimed, task_id=f"test-{match.pk}", results=results)
