@@ -18,6 +18,7 @@ from bots_sdk.botdir import BotSpecError
 from bots_sdk.cli import dataset_cmd, new_cmd, play_cmd, replay_cmd, selfplay_cmd, submit_cmd
 from bots_sdk.engine import DurakError
 from bots_sdk.faults import BotFault
+from bots_sdk.native import engine_build
 
 USAGE_ERROR = 2
 
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="durak", description="Durak Arena tools: the rules engine, local play and records."
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({engine_build()} engine)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     new_cmd.add_parser(commands)
     play_cmd.add_parser(commands)

@@ -1,4 +1,4 @@
-"""The canonical Durak rules engine: pure Python, no dependencies.
+"""The canonical Durak rules engine: pure Python, no dependencies, compiled where a C compiler is (setup.py).
 
 >>> from bots_sdk.engine import Game, Rules
 >>> game = Game.new(Rules.preset("classic", players=3), seed=7)
@@ -6,6 +6,8 @@
 True
 """
 
+# First: under DURAK_PURE_PYTHON=1 this makes the submodules below load from source, not compiled.
+import bots_sdk.native  # noqa: F401
 from bots_sdk.engine.actions import Action, ActionKind
 from bots_sdk.engine.cards import Card, CardSet, Rank, Suit
 from bots_sdk.engine.determinize import determinize

@@ -75,14 +75,15 @@ class Action:
 
     def __new__(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
         action = cls._interned.get((kind, card, target))
-        if action is None and kind is ActionKind.DEFEND and card is not None and target is not None:
-            action = defend_action(target.index * 64 + card.index)
-        if action is None:
+        if action is not None:
+            return action
+        if kind is ActionKind.DEFEND:
+            valid = card is not None and target is not None and card is not target
+        else:
+            valid = (kind in _CARD_KINDS) == (card is not None) and target is None
+        if not valid:
             raise InvalidActionError(f"no action of kind {kind!r} with card {card!r} and target {target!r}")
-        return action
-
-    @classmethod
-    def _make(cls, kind: ActionKind, card: Card | None = None, target: Card | None = None) -> Action:
+        # Made here, once per action (``__new__`` is where compiled code may create the object itself).
         action = object.__new__(cls)
         object.__setattr__(action, "kind", kind)
         object.__setattr__(action, "_k", int(kind))
@@ -162,17 +163,21 @@ class Action:
         """Plain string order, the order of ``legal`` in a replay trace."""
         return self._text < other._text
 
+    def __hash__(self) -> int:
+        """By identity, as equality is: spelled out because a compiled class with ``__lt__`` has no hash."""
+        return id(self)
+
 
 _REAL_CARDS: Final = [card for card in CARDS if card is not None]
 # Tables by card index; slots of indexes that are no card stay None and are never read.
 ATTACKS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
 TRANSFERS: Final[list[Action]] = [None] * (4 * SUIT_BITS)  # type: ignore[list-item]
-DEFENDS: Final[list[Action]] = [None] * (64 * 64)  # type: ignore[list-item]
+DEFENDS: Final[list[Action | None]] = [None] * (64 * 64)
 """``DEFENDS[target.index * 64 + card.index]``, made on first use (``defend_action``): building all
 2,704 at import would add a noticeable pause to every bot process start."""
 for _card in _REAL_CARDS:
-    ATTACKS[_card.index] = Action._make(ActionKind.ATTACK, _card)
-    TRANSFERS[_card.index] = Action._make(ActionKind.TRANSFER, _card)
+    ATTACKS[_card.index] = Action(ActionKind.ATTACK, _card)
+    TRANSFERS[_card.index] = Action(ActionKind.TRANSFER, _card)
 
 
 def defend_action(slot: int) -> Action:
@@ -182,8 +187,9 @@ def defend_action(slot: int) -> Action:
         target, card = CARDS[slot >> 6], CARDS[slot & 63]
         if target is None or card is None or target is card:
             raise InvalidActionError(f"no defence action at slot {slot}")
-        action = DEFENDS[slot] = Action._make(ActionKind.DEFEND, card, target)
+        # ``ActionKind(KIND_DEFEND)``, not ``ActionKind.DEFEND``: mypyc miscompiles the member here.
+        action = DEFENDS[slot] = Action(ActionKind(KIND_DEFEND), card, target)
     return action
-TAKE: Final = Action._make(ActionKind.TAKE)
-PASS: Final = Action._make(ActionKind.PASS)
-EXCHANGE: Final = Action._make(ActionKind.EXCHANGE)
+TAKE: Final = Action(ActionKind.TAKE)
+PASS: Final = Action(ActionKind.PASS)
+EXCHANGE: Final = Action(ActionKind.EXCHANGE)

@@ -41,7 +41,7 @@ own team, and these rules are the individual ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from functools import reduce
 from itertools import accumulate
 from operator import xor
@@ -82,6 +82,7 @@ from bots_sdk.engine.legal import LegalActions
 from bots_sdk.engine.observation import Observation, observe
 from bots_sdk.engine.outcome import Outcome, Reason
 from bots_sdk.engine.rules import Rules
+from bots_sdk.native import mypyc_attr
 
 if TYPE_CHECKING:
     from bots_sdk.engine.watch import Watcher
@@ -200,18 +201,18 @@ def _attacks_in(mask: int) -> list[Action]:
             *suits[mask & 0xFFFF_0000_0000_0000]]
 
 
-def _slot_copier(names: Sequence[str], mutable: Collection[str]) -> Callable[[Game, Game], None]:
-    """``copy(src, dst)`` of every slot in ``names``, a shallow copy of the ``mutable`` lists.
+_SLOTS: Final = (
+    "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
+    "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
+    "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
+    "_nunb", "_out", "_out_order", "_outcome", "_outs_before", "_phase", "_poll", "_ranks", "_six", "_sleft",
+    "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
+    "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
+)
+"""``Game``'s slots (a compiled class has no ``__slots__`` to read back)."""
 
-    Written out at import, as ``dataclasses`` writes an ``__init__``: a loop over the slots would
-    make ``clone`` several times slower, and a list kept by hand would drift from ``__slots__``.
-    """
-    lines = [f"    dst.{name} = src.{name}[:]" if name in mutable else f"    dst.{name} = src.{name}" for name in names]
-    namespace: dict[str, Callable[[Game, Game], None]] = {}
-    exec("def copy(src, dst):\n" + "\n".join(lines), namespace)
-    return namespace["copy"]
 
-
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the tests' CheckedGame)
 class Game:
     """One game of Durak: deal, bouts, drawing and the end, under one ``Rules``.
 
@@ -278,14 +279,7 @@ class Game:
     # Slots, not a ``__dict__``: every step reads and writes a few dozen of them, and a slot is
     # the fastest attribute Python has (a tenth off random play). ``_setup`` (or ``from_observation``)
     # sets them all and ``clone`` copies them all.
-    __slots__ = (
-        "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
-        "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
-        "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
-        "_nunb", "_out", "_out_order", "_outcome", "_outs_before", "_phase", "_poll", "_ranks", "_six", "_sleft",
-        "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
-        "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
-    )
+    __slots__ = _SLOTS
     rules: Rules
     dealer: int
 
@@ -304,7 +298,7 @@ class Game:
             _shuffle(order, rng.getrandbits)
         else:
             rng.shuffle(order)
-        game = object.__new__(cls)
+        game = cls()
         game._setup(rules, order, rules.players - 1, watcher)
         return game
 
@@ -333,7 +327,7 @@ class Game:
                 f"deck: holds {len(cards)} cards, the {rules.deck}-card deck needs {len(expected)}"
                 + (f" (missing {', '.join(map(str, missing[:5]))})" if missing else "")
             )
-        game = object.__new__(cls)
+        game = cls()
         game._setup(rules, [c.index for c in cards], dealer, watcher)
         return game
 
@@ -361,7 +355,7 @@ class Game:
             raise ValueError(
                 f"stock: {len(stock)} cards, the observation shows {obs.stock_size} with {obs.trump_card} last"
             )
-        game = object.__new__(cls)
+        game = cls()
         game._set_rules(rules, obs.dealer, None)
         game._deck = _DECK_INDICES[rules.deck]  # the deal is not known: the deck in index order stands for it
         game._hands = list(hands)
@@ -427,7 +421,8 @@ class Game:
             order = game._order()
             game._poll = order.index(to_act) if to_act in order else len(order)
         game.push(None)
-        if game._to_act != to_act or len(history) != len(obs._history):
+        # The property, not ``_to_act``: mypy keeps that narrowed to the None set above, and compiled code trusts it.
+        if game.to_act != to_act or len(history) != len(obs._history):
             raise InvalidDealError(
                 f"hands: with these cards seat {to_act} would have had a single option, not the observed decision"
             )
@@ -554,12 +549,70 @@ class Game:
         the rarely changed ones (stock, who is out) are replaced, never mutated,
         so copies may share them. A clone is a plain ``Game`` and has no watcher.
         """
-        game = object.__new__(Game)
-        _copy_slots(self, game)
+        # Every slot written out (tests/engine/test_seams.py checks none is missing): compiled, these are
+        # plain stores, and in Python too a loop over the slots would make ``clone`` several times slower.
+        game = Game()
+        game._apos = self._apos
+        game._att = self._att[:]
+        game._attacker = self._attacker
+        game._beaters = self._beaters
+        game._bout = self._bout
+        game._bout_limit = self._bout_limit
+        game._cov = self._cov[:]
+        game._deck = self._deck
+        game._def_start = self._def_start
+        game._defender = self._defender
+        game._discard = self._discard
+        game._dpos = self._dpos
+        game._draw_orders = self._draw_orders
+        game._drawn = self._drawn
+        game._early = self._early
+        game._exchange_ok = self._exchange_ok
+        game._first_limit = self._first_limit
+        game._hand_size = self._hand_size
+        game._hands = self._hands[:]
+        game._history = self._history[:]
+        game._known = self._known[:]
+        game._legal = self._legal
+        game._limit = self._limit
+        game._max_bouts = self._max_bouts
+        game._members = self._members
+        game._multi = self._multi
+        game._n = self._n
+        game._neighbours = self._neighbours
+        game._nunb = self._nunb
+        game._out = self._out
+        game._out_order = self._out_order
+        game._outcome = self._outcome
+        game._outs_before = self._outs_before
+        game._phase = self._phase
+        game._poll = self._poll
+        game._ranks = self._ranks
+        game._six = self._six
+        game._sleft = self._sleft
+        game._sp = self._sp
+        game._stand_ins = self._stand_ins
+        game._stock = self._stock
+        game._streak = self._streak
+        game._table = self._table
+        game._take_hand = self._take_hand
+        game._taken = self._taken
+        game._team_of = self._team_of
+        game._throw_orders = self._throw_orders
+        game._to_act = self._to_act
+        game._transfer = self._transfer
+        game._trump = self._trump
+        game._trump_drawn_by = self._trump_drawn_by
+        game._trump_mask = self._trump_mask
+        game._turn_up = self._turn_up
         game._watcher = None
+        game.dealer = self.dealer
+        game.rules = self.rules
         return game
 
-    __copy__ = clone  # ``copy.copy`` gives an independent game too, not one sharing the hands and history
+    def __copy__(self) -> Game:
+        """``copy.copy`` gives an independent game too, not one sharing the hands and history."""
+        return self.clone()
 
     # ------------------------------------------------------------------ queries
 
@@ -901,7 +954,8 @@ class Game:
         moves on the way, with the state in locals rather than a call per step: random
         play through here is the figure search bots live on.
         """
-        seat: int = self._to_act  # type: ignore[assignment]  # None only at the start, with no action
+        to_act = self._to_act
+        seat = -1 if to_act is None else to_act  # None only at the start, with no action
         history = self._history
         hands = self._hands
         forced = False
@@ -1306,4 +1360,3 @@ class Game:
         return f"<Game {self.rules.preset_name} p{self._n} {state}>"
 
 
-_copy_slots: Final = _slot_copier(Game.__slots__, mutable={"_hands", "_known", "_att", "_cov", "_history"})

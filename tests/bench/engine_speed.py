@@ -2,6 +2,7 @@
 
     python tests/bench/engine_speed.py                      # 2, 4 and 6 players, classic
     python tests/bench/engine_speed.py --players 2 --seconds 10 --json
+    DURAK_PURE_PYTHON=1 python tests/bench/engine_speed.py   # the pure-Python fallback of the native core
 
 Figures (docs/development.md, Benchmarks): ``games_per_s`` and ``decisions_per_s`` of
 ``Game.new`` + ``legal_actions()`` + ``random.choice`` + ``push`` until the end;
@@ -26,6 +27,7 @@ import sys
 import time
 
 from bots_sdk.engine import PLAYER_COUNTS, Game, Rules
+from bots_sdk.native import engine_build
 
 
 def random_play(
@@ -216,6 +218,7 @@ def main() -> None:
     bare, paired = paired_ratios(args.preset, sizes, args.seconds)
     header = ["players", "games_per_s", "decisions_per_s", "decisions_per_game", "step_us", "apply_us",
               "new_game_us", "clone_us"]
+    print(f"engine build: {engine_build()} (DURAK_PURE_PYTHON=1 runs the pure-Python fallback)")
     print(" ".join(f"{h:>18}" for h in header))
     for row in rows:
         print(" ".join(f"{row[h]:>18}" for h in header))
@@ -224,6 +227,7 @@ def main() -> None:
         print(f"  {players} players: {engine:,.0f} games/s = {ratio:.2f} x prototype")
     if args.json:
         figures: dict[str, object] = dict(rows[0]) if len(rows) == 1 else {"rows": rows}
+        figures["engine"] = engine_build()
         figures["bare_games_per_s"] = round(bare, 1)
         figures["paired"] = {
             str(players): {"games_per_s": round(engine, 1), "ratio_to_bare": round(ratio, 3)}

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from bots_sdk import __version__
+from bots_sdk.native import engine_build
 from tests.e2e.processes import marked
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +104,9 @@ def test_the_sdk_alone_serves_plays_and_checks_a_new_bot(dist: Path, tmp_path: P
     work = tmp_path / "work"
     work.mkdir()
     durak = str(bin_dir / "durak")
-    assert _run([durak, "--version"], cwd=work, env=user_env).strip() == f"durak {__version__}"
+    # The wheel is built here, with this environment's compiler, so it has the engine build this checkout has.
+    version = _run([durak, "--version"], cwd=work, env=user_env).strip()
+    assert version == f"durak {__version__} ({engine_build()} engine)"
     _run([durak, "new", "mybot"], cwd=work, env=user_env)
     played = _run([durak, "play", "mybot", "random", "--games", "4"], cwd=work, env=user_env)
     assert "durak" in played

@@ -9,7 +9,7 @@ How a bot gets its runtime (decided here, see also bwrap.py):
 * Its packages are a *copy*, made once per worker start and cached by content:
   the distributions ``grpcio`` and ``protobuf`` with their dependency closure
   (from their installed RECORDs) and the Python files of the installed
-  ``bots_sdk`` package (not its examples, their ``node_modules``, templates or
+  ``bots_sdk`` package with its compiled engine, if built (not its examples, their ``node_modules``, templates or
   caches, so ``npm ci`` in an example changes nothing), all byte-compiled
   (the venv is read-only inside, so a bot must not pay for compiling grpc at
   every start). The copy is root-owned and world-readable,
@@ -41,6 +41,7 @@ import re
 import shutil
 import sys
 import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import bots_sdk
@@ -124,11 +125,13 @@ SKIPPED_SDK_DIRS = frozenset({"__pycache__", "examples", "node_modules", "templa
 
 
 def sdk_files() -> list[Path]:
-    """The SDK's Python files a bot imports, relative to its package folder (sorted): what the runtime holds."""
+    """The SDK's Python files a bot imports and the native engine's extensions (setup.py), relative to its
+    package folder (sorted): what the runtime holds, so a sandboxed bot runs the engine build the worker has."""
     sdk = _sdk_dir()
     return sorted(
-        path.relative_to(sdk) for path in sdk.rglob("*.py")
-        if not SKIPPED_SDK_DIRS.intersection(path.relative_to(sdk).parts[:-1]) and path.is_file()
+        path.relative_to(sdk) for path in sdk.rglob("*")
+        if path.name.endswith((".py", EXTENSION_SUFFIXES[0]))
+        and not SKIPPED_SDK_DIRS.intersection(path.relative_to(sdk).parts[:-1]) and path.is_file()
     )
 
 
