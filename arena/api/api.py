@@ -8,6 +8,7 @@ token, 403 not yours, 404 unknown, 413 too large, 429 over a quota: ``Retry-Afte
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +16,9 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
+from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from arena.accounts.models import ApiToken
@@ -40,6 +43,7 @@ from arena.bots.services import SubmissionError, upload_limit_text, version_subm
 from arena.matches.models import Match
 from arena.matches.selectors import match_games, match_get
 from arena.matches.services import MatchError, challenge_create
+from arena.notices import shown
 from arena.ops.redact import error_for
 from arena.ops.throttle import refusal
 from arena.ratings.selectors import ladder_get, ladder_list, ladder_standings, version_ratings
@@ -67,7 +71,7 @@ def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
     return {
         "id": version.pk, "bot": version.bot.name, "number": version.number, "label": version.label,
         "language": version.language, "status": version.status,
-        "error": error_for(version.error, viewer, [version.bot.owner_id]),
+        "error": error_for(shown(version.error), viewer, [version.bot.owner_id]),
         "created": version.created, "admitted": version.admitted, "url": reverse("version", args=[version.pk]),
     }
 
@@ -187,8 +191,8 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
     return {
         "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
         "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
-        "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries])
-        or match.public_error or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
+        "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries]) or shown(match.public_error)
+        or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
         "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
                              faults=e.faults) for e in entries],
         "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat,
@@ -200,6 +204,31 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
     }
 
 
+NINJA_DETAILS = {
+    "Unauthorized": gettext_lazy("Unauthorized: send Authorization: Bearer <token> with a valid API token"),
+    "Forbidden": gettext_lazy("Forbidden"),
+    "Too many requests.": gettext_lazy("Too many requests."),
+    "Cannot parse request body": gettext_lazy("Cannot parse the request body"),
+    "CSRF check Failed": gettext_lazy("The CSRF check failed"),
+}
+"""django-ninja's own ``detail`` messages, which it writes in English, in the words of the catalogs."""
+_NO_MATCH = re.compile(r"No (?P<model>\w+) matches the given query\.")
+_NOT_FOUND = {"Bot": gettext_lazy("no bot of that name"), "BotVersion": gettext_lazy("no bot version of that number"),
+              "Match": gettext_lazy("no match of that number"), "Game": gettext_lazy("no game of that number")}
+"""What ``get_object_or_404`` (English, naming the model) did not find, in the reader's words."""
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    """django-ninja's errors (no or a bad token, too many requests, a body that does not parse) in the language the
+    client asked for (``Accept-Language``)."""
+    detail = NINJA_DETAILS.get(error.message)
+    return api.create_response(request, {"detail": str(detail) if detail else error.message},
+                               status=error.status_code)
+
+
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> Any:
-    return api.create_response(request, {"detail": str(error) or _("not found")}, status=404)
+    found = _NO_MATCH.fullmatch(str(error))
+    detail = _NOT_FOUND.get(found["model"]) if found else None
+    return api.create_response(request, {"detail": str(detail or error) or _("not found")}, status=404)

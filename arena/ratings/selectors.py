@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Ladder, Rating, RatingPoint
@@ -35,10 +36,10 @@ def ladder_list() -> QuerySet[Ladder]:
 def ladder_get(slug: str) -> Ladder:
     preset, _, players = slug.rpartition("-")
     if not players.isdigit():
-        raise Http404(f"no ladder {slug!r}")
+        raise Http404(gettext("no ladder %(slug)r") % {"slug": slug})
     ladder = Ladder.objects.filter(preset=preset, players=int(players)).first()
     if ladder is None:
-        raise Http404(f"no ladder {slug!r}")
+        raise Http404(gettext("no ladder %(slug)r") % {"slug": slug})
     return ladder
 
 
