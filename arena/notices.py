@@ -99,6 +99,8 @@ WORDING: dict[str, Promise] = {
     "table_game.overtime": _("the game ran over its %(minutes)s minutes"),
     "table_game.overdue": _("the game ran past its time limit"),
     "table_game.stopped": _("the game stopped: %(reason)s"),
+    # a reference bot's description (Markdown)
+    "bot.reference": _("The SDK's reference bot `%(name)s`."),
     # why a version was rejected (its author reads it)
     "version.build": _("build: %(error)s"),
     "version.overdue": _("the build ran past its deadline"),

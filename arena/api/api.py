@@ -77,7 +77,7 @@ def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
 
 
 def _bot_out(bot: Bot) -> dict[str, Any]:
-    return {"name": bot.name, "author": bot.owner.username, "description": bot.description,
+    return {"name": bot.name, "author": bot.owner.username, "description": shown(bot.description),
             "url": reverse("bot", args=[bot.name])}
 
 

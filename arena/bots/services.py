@@ -146,7 +146,7 @@ def reference_versions_ensure() -> dict[str, BotVersion]:
     versions: dict[str, BotVersion] = {}
     for name in sorted(REFERENCE_BOTS):
         bot, _ = Bot.objects.get_or_create(
-            name=name, defaults={"owner": user, "description": f"The SDK's reference bot `{name}`."}
+            name=name, defaults={"owner": user, "description": notice("bot.reference", name=name).stored()}
         )
         version, _ = BotVersion.objects.get_or_create(
             bot=bot, number=1,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -57,6 +58,12 @@ def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]
 
 def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:
     return Rating.objects.filter(version_id__in=version_ids).select_related("ladder", "version")
+
+
+def ladder_titles(slugs: Iterable[str]) -> dict[str, str]:
+    """Each ladder's title (``"Transfer, 2 players"`` in the reader's words) by its slug, for what names it."""
+    wanted = set(slugs)
+    return {ladder.slug: ladder.title for ladder in Ladder.objects.all() if ladder.slug in wanted}
 
 
 def rating_history(version_ids: list[int]) -> dict[str, list[tuple[int, float, float, float, int]]]:
