@@ -45,6 +45,13 @@ WORDING: dict[str, Promise] = {
     "tournament.not_started": _("not started: %(problem)s"),
     "tournament.stopped": _("stopped after round %(round)s: fewer than %(sides)s entrants left"),
     "tournament.cancelled_by_staff": _("cancelled by staff"),
+    "entrants.too_few": ngettext_lazy("%(count)d entrant cannot fill a table of %(players)s: enter at least "
+                                      "%(players)s",
+                                      "%(count)d entrants cannot fill a table of %(players)s: enter at least "
+                                      "%(players)s", "count"),
+    "entrants.too_many": _("%(count)s entrants: a tournament takes at most %(most)s"),
+    "entrants.round_robin_group": _("%(count)s entrants: a round robin at tables of %(players)s takes at most "
+                                    "%(most)s (run a Swiss instead)"),
     # an entrant's seed and withdrawal
     "seed.rating": _("rating %(preset)s %(players)sp"),
     "seed.rating_provisional": _("rating %(preset)s %(players)sp (provisional)"),

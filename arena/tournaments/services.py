@@ -69,7 +69,7 @@ from arena.matches.services import MatchError, match_create
 from arena.notices import Notice, Param, as_param, notice, parsed
 from arena.ratings.models import Rating
 from arena.tournaments.formats import (
-    entrants_error,
+    entrants_problem,
     knockout_round,
     pair_counts,
     round_robin_schedule,
@@ -215,9 +215,9 @@ def tournament_create(
     stray = [v.display for v in seed_order if v.pk not in seen]
     if stray:
         raise TournamentError(f"seeds: {', '.join(stray)} is not among the entrants")
-    problem = entrants_error(format, Rules.preset(preset, players).sides, len(versions))
-    if problem:
-        raise TournamentError(problem)
+    field = entrants_problem(format, Rules.preset(preset, players).sides, len(versions))
+    if field:
+        raise TournamentError(notice(f"entrants.{field[0]}", **field[1]).text())
     if not allow_overlap:
         clashes = entrant_clashes(versions)
         if clashes:
@@ -404,10 +404,11 @@ def _start(tournament: Tournament) -> bool:
         entry.withdrawn_reason = notice("withdrawn.rejected").stored()
         entry.save(update_fields=["withdrawn", "withdrawn_at", "withdrawn_reason"])
     active = list(tournament.entries.filter(withdrawn=False).select_related("version__bot").order_by("seed"))
-    problem = entrants_error(tournament.format, tournament.sides, len(active))
+    problem = entrants_problem(tournament.format, tournament.sides, len(active))
     if problem:
         tournament.status = Tournament.Status.CANCELLED
-        tournament.error = notice("tournament.not_started", problem=problem).stored()
+        tournament.error = notice("tournament.not_started",
+                                  problem=notice(f"entrants.{problem[0]}", **problem[1])).stored()
         tournament.finished = now
         tournament.save(update_fields=["status", "error", "finished", "updated"])
         tournament_schedule_upsert(tournament)
