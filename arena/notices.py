@@ -115,7 +115,8 @@ WORDING: dict[str, Promise] = {
     "version.admission_failed": _("admission match failed: %(reason)s"),
     "version.admission_lost": _("admission: game %(game)s against random was lost by %(reason)s: %(detail)s"),
 }
-"""Every stored message's English; the catalogs hold its Russian and German."""
+"""Every stored message's English; the catalogs hold its Russian and German. Codes are kept once rows hold them
+(a row whose code is gone shows its JSON): reword a message freely, rename its code never."""
 
 WORDS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "preset": lambda p: preset_name(str(p["name"])),
