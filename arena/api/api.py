@@ -8,6 +8,7 @@ token, 403 not yours, 404 unknown, 413 too large, 429 over a quota: ``Retry-Afte
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
+from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from arena.accounts.models import ApiToken
@@ -44,6 +47,7 @@ from arena.matches.dataset import gzip_lines
 from arena.matches.models import Match
 from arena.matches.selectors import dataset_games, match_games, match_get
 from arena.matches.services import MatchError, challenge_create
+from arena.notices import shown
 from arena.ops.redact import error_for
 from arena.ops.throttle import refusal
 from arena.ratings.selectors import ladder_get, ladder_list, ladder_standings, version_ratings
@@ -71,13 +75,13 @@ def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
     return {
         "id": version.pk, "bot": version.bot.name, "number": version.number, "label": version.label,
         "language": version.language, "status": version.status,
-        "error": error_for(version.error, viewer, [version.bot.owner_id]),
+        "error": error_for(shown(version.error), viewer, [version.bot.owner_id]),
         "created": version.created, "admitted": version.admitted, "url": reverse("version", args=[version.pk]),
     }
 
 
 def _bot_out(bot: Bot) -> dict[str, Any]:
-    return {"name": bot.name, "author": bot.owner.username, "description": bot.description,
+    return {"name": bot.name, "author": bot.owner.username, "description": shown(bot.description),
             "url": reverse("bot", args=[bot.name])}
 
 
@@ -191,8 +195,8 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
     return {
         "id": match.pk, "kind": match.kind, "status": match.status, "preset": match.preset, "players": match.players,
         "deals": match.deals, "rated": match.rated, "created": match.created, "finished": match.finished,
-        "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries])
-        or match.public_error or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
+        "error": error_for(match.error, viewer, [e.version.bot.owner_id for e in entries]) or shown(match.public_error)
+        or (_("the match could not be played") if match.status == Match.Status.FAILED else ""),
         "entries": [EntryOut(bot=e.version.bot.name, version=e.version.number, games=e.games, duraks=e.duraks,
                              faults=e.faults) for e in entries],
         "games": [GameOut(id=g.pk, number=g.number, durak_seat=g.durak_seat,
@@ -229,8 +233,31 @@ def get_dataset(request: HttpRequest, ladder: str | None = None, bot: str | None
     response["X-Games"] = str(count)
     response["X-Dataset-Format"] = DATASET_FORMAT
     return response
+NINJA_DETAILS = {
+    "Unauthorized": gettext_lazy("Unauthorized: send Authorization: Bearer <token> with a valid API token"),
+    "Forbidden": gettext_lazy("Forbidden"),
+    "Too many requests.": gettext_lazy("Too many requests."),
+    "Cannot parse request body": gettext_lazy("Cannot parse the request body"),
+    "CSRF check Failed": gettext_lazy("The CSRF check failed"),
+}
+"""django-ninja's own ``detail`` messages, which it writes in English, in the words of the catalogs."""
+_NO_MATCH = re.compile(r"No (?P<model>\w+) matches the given query\.")
+_NOT_FOUND = {"Bot": gettext_lazy("no bot of that name"), "BotVersion": gettext_lazy("no bot version of that number"),
+              "Match": gettext_lazy("no match of that number"), "Game": gettext_lazy("no game of that number")}
+"""What ``get_object_or_404`` (English, naming the model) did not find, in the reader's words."""
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    """django-ninja's errors (no or a bad token, too many requests, a body that does not parse) in the language the
+    client asked for (``Accept-Language``)."""
+    detail = NINJA_DETAILS.get(error.message)
+    return api.create_response(request, {"detail": str(detail) if detail else error.message},
+                               status=error.status_code)
 
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> Any:
-    return api.create_response(request, {"detail": str(error) or _("not found")}, status=404)
+    found = _NO_MATCH.fullmatch(str(error))
+    detail = _NOT_FOUND.get(found["model"]) if found else None
+    return api.create_response(request, {"detail": str(detail or error) or _("not found")}, status=404)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from arena.jobs import enqueue_on_commit
+from arena.notices import as_param, notice
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS
 from worker.builds import MB, BuildError, BuildLimits
@@ -119,8 +120,8 @@ def version_build_release(*, version_id: int, error: str) -> bool:
     ):
         return True
     building.update(status=BotVersion.Status.REJECTED, build_deadline=None,
-                    error=f"the workers could not build it in {settings.ARENA_TASK_ATTEMPTS} attempts; the last: "
-                          f"{error}"[:10000])
+                    error=notice("version.build_gave_up", count=settings.ARENA_TASK_ATTEMPTS,
+                                 error=as_param(error[:9000])).stored())
     return False
 
 
@@ -145,7 +146,7 @@ def reference_versions_ensure() -> dict[str, BotVersion]:
     versions: dict[str, BotVersion] = {}
     for name in sorted(REFERENCE_BOTS):
         bot, _ = Bot.objects.get_or_create(
-            name=name, defaults={"owner": user, "description": f"The SDK's reference bot `{name}`."}
+            name=name, defaults={"owner": user, "description": notice("bot.reference", name=name).stored()}
         )
         version, _ = BotVersion.objects.get_or_create(
             bot=bot, number=1,

@@ -27,6 +27,7 @@ from arena.bots.services import (
 from arena.matches.failures import classify
 from arena.matches.models import Match
 from arena.matches.services import match_create
+from arena.notices import notice
 from worker.builds import BuildError
 from worker.tasks import InfrastructureError
 
@@ -50,7 +51,8 @@ def admit_version(self: Any, version_id: int) -> str:
             if version_build_release(version_id=version_id, error=failure.public):
                 raise InfrastructureError(f"version {version_id}: {failure.public}") from error
             return "rejected"
-        version_reject(version=version, error=f"build: {error}" if isinstance(error, BuildError) else failure.public)
+        version_reject(version=version, error=notice("version.build", error=str(error)).stored()
+                       if isinstance(error, BuildError) else failure.public)
         return "rejected"
     opponent = reference_versions_ensure()["random"]
     with transaction.atomic():

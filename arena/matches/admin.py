@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
+from arena.notices import shown_field
 
 
 class EntryInline(admin.TabularInline[MatchEntry, Match]):
@@ -15,7 +16,9 @@ class MatchAdmin(admin.ModelAdmin[Match]):
                     "reaped")
     list_filter = ("status", "kind", "preset", "players", "rated")
     inlines = [EntryInline]
-    readonly_fields = ("created", "started", "finished", "task_id", "worker", "deadline", "attempts", "reaped")
+    readonly_fields = ("created", "started", "finished", "task_id", "worker", "deadline", "attempts", "reaped",
+                       "public_error_shown")
+    public_error_shown = staticmethod(shown_field("public_error", "public error as the page shows it"))
 
 
 @admin.register(MatchEntry)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass
+from typing import Literal
 
 import redis.exceptions
 from django.db import DatabaseError, InterfaceError
 from kombu.exceptions import OperationalError as BrokerError
 
+from arena.notices import notice
 from worker.builds import BuildError
 from worker.builds.install import IndexUnreachable
 from worker.sandbox.base import SandboxError, SocketSwapped
@@ -38,30 +40,29 @@ class Failure:
     staff: str
     """The exception with its message and traceback."""
     public: str
-    """What went wrong in words, without the exception's message."""
+    """What went wrong in words, without the exception's message: a stored ``arena.notices`` notice."""
 
 
-def classify(error: BaseException, what: str = "match") -> Failure:
-    """Sort ``error`` (raised while a worker played, built or ran a ``what``) and word it for both audiences."""
+def classify(error: BaseException, what: Literal["match", "build", "table"] = "match") -> Failure:
+    """Sort ``error`` (raised while a worker played or built a ``what``) and word it for both audiences."""
     infrastructure = isinstance(error, INFRASTRUCTURE) and not isinstance(error, NOT_INFRASTRUCTURE)
     staff = "".join(traceback.format_exception(error)).strip()
     if isinstance(error, BuildError) and not infrastructure:
-        public = f"a bot of this {what} could not be built (its author sees why on the version's page)"
+        public = notice("failure.bot_not_built")
     elif infrastructure:
-        public = f"the worker could not run this {what} ({_kind(error)})"
+        public = notice(f"failure.{what}_worker", kind=notice(_kind(error)))
     else:
-        public = (f"the referee stopped with an internal error ({type(error).__name__}); "
-                  "the arena's staff have the details")
-    return Failure(infrastructure=infrastructure, staff=staff, public=public)
+        public = notice("failure.internal", error=type(error).__name__)
+    return Failure(infrastructure=infrastructure, staff=staff, public=public.stored())
 
 
 def _kind(error: BaseException) -> str:
     if isinstance(error, (DatabaseError, InterfaceError)):
-        return "database unavailable"
+        return "failure.database"
     if isinstance(error, (redis.exceptions.RedisError, BrokerError)):
-        return "broker unavailable"
+        return "failure.broker"
     if isinstance(error, (SandboxError, RuntimeUnavailable, SlotBusy)):
-        return "sandbox unavailable"
+        return "failure.sandbox"
     if isinstance(error, IndexUnreachable):
-        return "package index unreachable"
-    return "host error"
+        return "failure.index"
+    return "failure.host"

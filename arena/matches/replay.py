@@ -33,7 +33,8 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
         "out": [2],                         # seats out (safe), in the order they went out
         "next": 1,                          # who acts next (null at the end)
         "bout_end": null,                   # or {"bout", "taken", "by", "cards", "draws": [[seat, n]], "out"}
-        "forfeit": null,                    # last step of a forfeit: {"seat", "reason", "detail"}
+        "forfeit": null,                    # last step of a forfeit: {"seat", "reason", "detail"} as recorded,
+                                            # and "reason_text", "detail_text" in the reader's language
      }, ...]}
 
 A team game (option ``teams``, docs/rules.md section 7) adds what the viewer needs to
@@ -64,12 +65,13 @@ from typing import Any, Final
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from arena.matches.cards import pretty
+from arena.matches.fault_words import fault_text, why_illegal_text
 from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules, Watcher
 from bots_sdk.engine.cards import mask_to_cards
 from bots_sdk.engine.outcome import Reason
 
 FORMAT: Final = "durak-frames/1"
-SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _DISPLAY_SUIT_ORDER: Final = {0: 0, 1: 1, 3: 2, 2: 3}
 """Spades, hearts, clubs, diamonds: black and red alternate in a sorted hand."""
 TEAM_LETTERS: Final = "ABCDEF"
@@ -79,11 +81,6 @@ TEAM_LETTERS: Final = "ABCDEF"
 def team_label(seats: Sequence[int]) -> str:
     """A team named by its seats, as ``durak play`` prints it: ``(0, 2)`` -> ``"0+2"``."""
     return "+".join(map(str, seats))
-
-
-def pretty(card: str) -> str:
-    """``"TS"`` as people write it: ``"10♠"``."""
-    return ("10" if card[0] == "T" else card[0]) + SYMBOLS.get(card[1], card[1])
 
 
 def split_cards(text: str) -> list[str]:
@@ -399,7 +396,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
         "error": None, "bouts": 0, "steps": [],
     }
     if not isinstance(record, Mapping):
-        frames["error"] = f"the record is not a JSON object but {type(record).__name__}"
+        frames["error"] = _("the record is not a JSON object but %(type)s") % {"type": type(record).__name__}
         return frames
     frames["result"] = _result(record)
     error = ""
@@ -408,9 +405,9 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
         rules, dealer, deck = parsed.rules, parsed.dealer, list(parsed.deck)
         actions = [(a.seat, a.action, a.ms) for a in parsed.actions]
     except Exception as strict_error:  # RecordError, or anything odd in a hand-made record
-        error = f"malformed record: {strict_error}"
+        error = _("malformed record: %(error)s") % {"error": strict_error}
         try:
-            rules, dealer, deck, actions, _ = _salvage(record)
+            rules, dealer, deck, actions, _salvaged_error = _salvage(record)
         except (DurakError, TypeError, ValueError, KeyError, AttributeError):
             frames["error"] = error
             seats_raw = record.get("seats")
@@ -427,7 +424,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     try:
         steps, game, replay_error = _replay(rules, dealer, deck, actions, seats)
     except Exception as crash:  # an engine bug must not take the page down
-        frames["error"] = f"the replay failed: {type(crash).__name__}: {crash}"
+        frames["error"] = _("the replay failed: %(type)s: %(error)s") % {"type": type(crash).__name__, "error": crash}
         return frames
     frames["trump"] = game.trump_card.suit.letter if steps else ""
     frames["trump_card"] = steps[0]["trump_card"] if steps else ""
@@ -506,11 +503,13 @@ def _replay(rules: Rules, dealer: int, deck: list[Card], actions: list[tuple[int
     error = ""
     for i, (seat, action, ms) in enumerate(actions):
         if game.is_over():
-            error = f"action {i} ({action}, seat {seat}) comes after the end of the game"
+            error = _("action %(i)s (%(action)s, seat %(seat)s) comes after the end of the game") % {
+                "i": i, "action": action, "seat": seat}
             break
         why = game.why_illegal(action, seat)
         if why:
-            error = f"action {i} of the record ({action}, seat {seat}) is illegal at step {len(steps)}: {why}"
+            error = _("action %(i)s of the record (%(action)s, seat %(seat)s) is illegal at step %(step)s: %(why)s") % {
+                "i": i, "action": action, "seat": seat, "step": len(steps), "why": why_illegal_text(why)}
             break
         game.push(action)
         collect(ms)
@@ -531,7 +530,8 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
         same = all(replayed.get(k) == stored.get(k) for k in ("durak", "draw", "reason", "out_order", "losers"))
         if not same:
             return (
-                f"the stored result ({_result_text(stored)}) differs from the replay ({_result_text(replayed)})"
+                _("the stored result (%(stored)s) differs from the replay (%(replayed)s)")
+                % {"stored": _result_text(stored), "replayed": _result_text(replayed)}
             )
         return ""
     reason = stored["reason"]
@@ -540,16 +540,20 @@ def _finish(game: Game, steps: list[dict[str, Any]], stored: dict[str, Any], sea
     except ValueError:
         forfeit = False
     if not forfeit:
-        return f"the record stops before the game ends (seat {game.to_act} is to act at step {len(steps)})"
+        return _("the record stops before the game ends (seat %(seat)s is to act at step %(step)s)") % {
+            "seat": game.to_act, "step": len(steps)}
     offender = stored["offender"]
-    last["forfeit"] = {"seat": offender, "reason": reason, "detail": stored["detail"]}
+    # reason and detail as recorded; their words in the reader's language for the viewer
+    last["forfeit"] = {"seat": offender, "reason": reason, "detail": stored["detail"],
+                       "reason_text": reason_text(reason), "detail_text": fault_text(stored["detail"])}
     if offender is not None and 0 <= offender < len(seats):
-        values = {"who": _who(seats, offender), "reason": reason_text(reason), "detail": stored["detail"]}
+        values = {"who": _who(seats, offender), "reason": reason_text(reason), "detail": fault_text(stored["detail"])}
         text = (_("%(who)s forfeits (%(reason)s: %(detail)s).") if stored["detail"]
                 else _("%(who)s forfeits (%(reason)s).")) % values
         last["caption"] += f" {text} {_loser_sentence(offender, seats, teams)}"
     if offender != game.to_act:
-        return f"the stored offender is seat {offender}, but seat {game.to_act} was to act"
+        return _("the stored offender is seat %(offender)s, but seat %(seat)s was to act") % {
+            "offender": offender, "seat": game.to_act}
     return ""
 
 

@@ -25,6 +25,7 @@ from arena.bots.models import BotVersion
 from arena.jobs import enqueue_on_commit
 from arena.matches.deadlines import match_budget
 from arena.matches.models import Game, GameSeat, Match, MatchEntry, PairTally
+from arena.notices import as_param, notice
 from bots_sdk.engine import PRESETS, DurakError, GameRecord, Reason
 from bots_sdk.engine import Game as EngineGame
 from bots_sdk.match import table_rules
@@ -136,16 +137,17 @@ def match_release(*, match: Match, task_id: str, error: str = "", public_error: 
     ):
         return True
     tries = settings.ARENA_TASK_ATTEMPTS
+    last = as_param(public_error) if public_error else notice("failure.worker_error")
     match_fail(match=match, task_id=task_id, error=f"gave up after {tries} attempts; the last: {error}",
-               public_error=f"gave up after {tries} attempts; the last: {public_error or 'worker error'}")
+               public_error=notice("match.gave_up", count=tries, reason=last).stored())
     return False
 
 
 def match_fail(*, match: Match, task_id: str, error: str, public_error: str = "", author_error: str = "") -> bool:
     """End the match as failed: ``error`` in full for staff, ``public_error`` (no host details) for everyone
-    else; an admission's version is rejected with ``author_error`` (its build output, which only its author
-    sees), else the public reason. False if this task lost the claim."""
-    public = public_error or "the match could not be played"
+    else (an ``arena.notices`` notice, stored); an admission's version is rejected with ``author_error`` (its build
+    output, which only its author sees), else the public reason. False if this task lost the claim."""
+    public = public_error or notice("match.not_played").stored()
     failed = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
         status=Match.Status.FAILED, error=_clip(error, 10000), public_error=public[:500], finished=timezone.now(),
         deadline=None,
@@ -154,7 +156,7 @@ def match_fail(*, match: Match, task_id: str, error: str, public_error: str = ""
         from arena.bots.services import version_reject
 
         version_reject(version=match.entries.all()[0].version,
-                       error=f"admission match failed: {author_error or public}")
+                       error=notice("version.admission_failed", reason=as_param(author_error or public)).stored())
     return bool(failed)
 
 
@@ -303,7 +305,8 @@ def _decide_admission(version: BotVersion, admitted: bool, results: Sequence[Gam
     fault = next(r for r in results if r.offender is not None and r.seats[r.offender] == 0)
     version_reject(
         version=version,
-        error=f"admission: game {results.index(fault) + 1} against random was lost by {fault.reason}: {fault.detail}",
+        error=notice("version.admission_lost", game=results.index(fault) + 1,
+                     reason=notice("reason", code=fault.reason), detail=notice("fault", detail=fault.detail)).stored(),
     )
 
 

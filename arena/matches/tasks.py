@@ -27,6 +27,7 @@ from arena.matches.services import (
     match_spec,
     match_store_result,
 )
+from arena.notices import notice
 from worker.builds import BuildError
 from worker.referee.launch import launcher_for
 from worker.referee.match import play_spec
@@ -57,7 +58,7 @@ def play_match(self: Any, match_id: int) -> str:
             match=match, task_id=task_id, error=failure.staff, public_error=failure.public
         ):
             raise InfrastructureError(f"match {match_id}: {failure.public}") from error
-        author = f"build: {error}" if isinstance(error, BuildError) else ""
+        author = notice("version.build", error=str(error)).stored() if isinstance(error, BuildError) else ""
         if not failure.infrastructure:
             match_fail(match=match, task_id=task_id, error=failure.staff, public_error=failure.public,
                        author_error=author)

@@ -30,6 +30,7 @@ from arena.jobs import enqueue_on_commit
 from arena.matches.deadlines import match_budget
 from arena.matches.models import Match, MatchEntry
 from arena.matches.services import PLAY_MATCH_TASK, TOURNAMENT_QUEUE, match_done, match_fail
+from arena.notices import notice
 from arena.tables.conf import setting
 from arena.tables.models import Table
 from arena.tables.services import table_kick
@@ -94,7 +95,7 @@ def _reap_match(match: Match, now: datetime, reaped: Reaped) -> None:
         match=match, task_id=match.task_id,
         error=f"reaper: {late:.0f} s past its deadline on worker {match.worker or '?'}, attempt {match.attempts} "
               f"of {tries}",
-        public_error=f"no worker finished it in time ({tries} attempts)",
+        public_error=notice("match.overdue", count=tries).stored(),
     ):
         log.warning("reaper: match %s was %.0f s past its deadline on worker %s after %d attempts: failed",
                     match.pk, late, match.worker or "?", match.attempts)
@@ -107,7 +108,7 @@ def _reap_tables(now: datetime, reaped: Reaped) -> None:
     for table in overdue:
         if Table.objects.filter(pk=table.pk, status=Table.Status.RUNNING, task_id=table.task_id).update(
             status=Table.Status.FAILED, finished=now, turn_deadline=None, version=F("version") + 1,
-            error="the game ran past its time limit",
+            error=notice("table_game.overdue").stored(),
         ):
             log.warning("reaper: table %s ran past its deadline on worker %s: failed", table.key, table.worker or "?")
             reaped.tables_failed.append(table.pk)
@@ -124,7 +125,7 @@ def _reap_builds(now: datetime, reaped: Reaped) -> None:
     overdue = BotVersion.objects.filter(status=BotVersion.Status.BUILDING, build_deadline__lt=now)
     for version_id in overdue.values_list("pk", flat=True):
         with transaction.atomic():
-            if version_build_release(version_id=version_id, error="the build ran past its deadline"):
+            if version_build_release(version_id=version_id, error=notice("version.overdue").stored()):
                 enqueue_on_commit("arena.bots.tasks.admit_version", version_id)
                 reaped.builds_requeued.append(version_id)
                 log.warning("reaper: the build of version %s ran past its deadline: queued again", version_id)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from arena.bots.models import BotVersion
 from arena.ratings.models import Ladder, Rating, RatingPoint
@@ -35,10 +37,10 @@ def ladder_list() -> QuerySet[Ladder]:
 def ladder_get(slug: str) -> Ladder:
     preset, _, players = slug.rpartition("-")
     if not players.isdigit():
-        raise Http404(f"no ladder {slug!r}")
+        raise Http404(gettext("no ladder %(slug)r") % {"slug": slug})
     ladder = Ladder.objects.filter(preset=preset, players=int(players)).first()
     if ladder is None:
-        raise Http404(f"no ladder {slug!r}")
+        raise Http404(gettext("no ladder %(slug)r") % {"slug": slug})
     return ladder
 
 
@@ -56,6 +58,12 @@ def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]
 
 def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:
     return Rating.objects.filter(version_id__in=version_ids).select_related("ladder", "version")
+
+
+def ladder_titles(slugs: Iterable[str]) -> dict[str, str]:
+    """Each ladder's title (``"Transfer, 2 players"`` in the reader's words) by its slug, for what names it."""
+    wanted = set(slugs)
+    return {ladder.slug: ladder.title for ladder in Ladder.objects.all() if ladder.slug in wanted}
 
 
 def rating_history(version_ids: list[int]) -> dict[str, list[tuple[int, float, float, float, int]]]:

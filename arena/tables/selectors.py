@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from arena.bots.models import BotVersion
+from arena.matches.fault_words import fault_text
 from arena.matches.models import Game
 from arena.matches.replay import reason_text
+from arena.notices import shown
 from arena.ops.redact import strip_host_paths
 from arena.tables.board import captions, rebuild, table_view
 from arena.tables.conf import setting
@@ -122,7 +124,8 @@ def _result_text(result: dict[str, Any], names: list[str], me: int | None) -> st
     if result.get("offender") is not None:
         offender = result["offender"]
         return _("%(who)s forfeited (%(reason)s: %(detail)s) and lost.") % {
-            "who": who(offender), "reason": reason_text(str(result.get("reason"))), "detail": result.get("detail", "")}
+            "who": who(offender), "reason": reason_text(str(result.get("reason"))),
+            "detail": fault_text(str(result.get("detail", "")))}
     if durak is None:
         return _("A draw: nobody is the durak.")
     losers = result.get("losers")
@@ -153,7 +156,8 @@ def _status_line(table: Table, seats: list[TableSeat], view: dict[str, Any], me:
         waited = (timezone.now() - (table.heartbeat or table.created)).total_seconds()
         return _("Waiting for a free referee worker…") if waited > QUEUE_WAIT_S else _("Dealing…")
     if table.status == Table.Status.FAILED:
-        return _("The table failed: %(error)s") % {"error": strip_host_paths(table.error)}  # shown to every spectator
+        # shown to every spectator
+        return _("The table failed: %(error)s") % {"error": strip_host_paths(shown(table.error))}
     if table.status == Table.Status.DONE:
         return _result_text(table.result or {}, names, me.seat if me else None)
     if view["sent"]:

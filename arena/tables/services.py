@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from arena.bots.models import PERSON_LANGUAGE, Bot, BotVersion
 from arena.bots.services import ARENA_USER
 from arena.jobs import enqueue_on_commit
+from arena.matches.fault_words import why_illegal_text
 from arena.matches.models import Match, MatchEntry
 from arena.matches.services import match_store_result
 from arena.tables.board import hint, intended, move_json, rebuild
@@ -182,7 +183,7 @@ def table_move(*, table: Table, seat: TableSeat, action: str = "", card: str = "
         raise MoveError(str(error)) from None
     why = game.why_illegal(move, seat.seat)
     if why:
-        raise MoveError(why)
+        raise MoveError(why_illegal_text(why))
     decision = len(table.actions)
     left = TableSeat.objects.filter(pk=seat.pk).exclude(pending_for=decision).update(
         pending_action=str(move), pending_for=decision

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from arena.bots.builds import version_bot_argument
 from arena.matches.failures import classify
+from arena.notices import as_param, notice
 from arena.tables.conf import setting
 from arena.tables.link import SeatLink, TableLink
 from arena.tables.models import Table, TableSeat
@@ -53,7 +54,8 @@ def play_table(self: Any, table_id: int) -> str:
     if table is None:
         return "not claimed: over, gone, or alive on another worker"
     if table.started is not None and timezone.now() - table.started > timedelta(seconds=TIME_LIMIT_S):
-        table_fail(table_id=table_id, task_id=task_id, error=f"the game ran over its {TIME_LIMIT_S // 60} minutes")
+        table_fail(table_id=table_id, task_id=task_id,
+                   error=notice("table_game.overtime", minutes=TIME_LIMIT_S // 60).stored())
         return "failed"
     try:
         return _play(table, task_id)
@@ -64,7 +66,8 @@ def play_table(self: Any, table_id: int) -> str:
         # A table's game waits on people: it is not worth replaying on another worker, it fails at once.
         failure = classify(error, "table")
         log.error("table %s: %s", table.key, failure.staff)
-        table_fail(table_id=table_id, task_id=task_id, error=f"the game stopped: {failure.public}")
+        table_fail(table_id=table_id, task_id=task_id,
+                   error=notice("table_game.stopped", reason=as_param(failure.public)).stored())
         return "failed"
 
 

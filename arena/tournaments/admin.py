@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 
+from arena.notices import shown_field
 from arena.tournaments.models import (
     Tournament,
     TournamentEntry,
@@ -31,10 +32,12 @@ from arena.tournaments.services import (
 class EntryInline(admin.TabularInline[TournamentEntry, Tournament]):
     model = TournamentEntry
     extra = 0
-    fields = ("version", "seed", "seed_rating", "seed_note", "withdrawn", "withdrawn_reason", "byes", "bye_points",
+    fields = ("version", "seed", "seed_rating", "seed_from", "withdrawn", "withdrawn_why", "byes", "bye_points",
               "eliminated_round")
-    readonly_fields = ("seed_rating", "seed_note", "withdrawn", "withdrawn_reason", "byes", "bye_points",
+    readonly_fields = ("seed_rating", "seed_from", "withdrawn", "withdrawn_why", "byes", "bye_points",
                        "eliminated_round")
+    seed_from = staticmethod(shown_field("seed_note", "seed note"))
+    withdrawn_why = staticmethod(shown_field("withdrawn_reason", "withdrawn reason"))
     raw_id_fields = ("version",)
 
 
@@ -47,8 +50,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_filter = ("status", "format", "preset", "players", "rated")
     search_fields = ("name",)
     inlines = [EntryInline]
-    readonly_fields = ("seed", "started", "finished", "current_round", "created", "updated")
+    readonly_fields = ("seed", "started", "finished", "current_round", "created", "updated", "error_shown",
+                       "notes_shown")
     raw_id_fields = ("created_by", "series")
+    error_shown = staticmethod(shown_field("error", "error as the page shows it"))
+    notes_shown = staticmethod(shown_field("notes", "notes as the page shows them"))
     actions = ["advance_now", "cancel"]
 
     def save_related(self, request: HttpRequest, form: ModelForm[Tournament], formsets: Any, change: bool) -> None:
@@ -90,8 +96,9 @@ class TableInline(admin.TabularInline[TournamentTable, TournamentRound]):
     model = TournamentTable
     fk_name = "round"
     extra = 0
-    fields = ("number", "status", "match", "deals", "advance", "tiebreak_of", "notes")
+    fields = ("number", "status", "match", "deals", "advance", "tiebreak_of", "notes_shown")
     readonly_fields = fields
+    notes_shown = staticmethod(shown_field("notes", "notes"))
     show_change_link = True
 
 

@@ -81,20 +81,19 @@ def settings_error(format: str, preset: str, players: int, deals: int, rounds: i
     return None
 
 
-def entrants_error(format: str, players: int, entrants: int) -> str | None:
-    """What is wrong with a field of ``entrants`` for this format and table size; None if nothing.
+def entrants_problem(format: str, players: int, entrants: int) -> tuple[str, dict[str, int]] | None:
+    """What is wrong with a field of ``entrants`` for this format and table size, as a code and its figures
+    (the site words it in the reader's language, ``arena.notices``); None if nothing.
 
-    >>> entrants_error("round_robin", 4, 3)
-    '3 entrants cannot fill a table of 4: enter at least 4'
+    >>> entrants_problem("round_robin", 4, 3)
+    ('too_few', {'count': 3, 'players': 4})
     """
     if entrants < players:
-        return f"{entrants} entrant{'s' if entrants != 1 else ''} cannot fill a table of {players}: " \
-               f"enter at least {players}"
+        return "too_few", {"count": entrants, "players": players}
     if entrants > MAX_ENTRANTS:
-        return f"{entrants} entrants: a tournament takes at most {MAX_ENTRANTS}"
+        return "too_many", {"count": entrants, "most": MAX_ENTRANTS}
     if format == "round_robin" and players > 2 and entrants > MAX_ROUND_ROBIN_GROUP:
-        return f"{entrants} entrants: a round robin at tables of {players} takes at most {MAX_ROUND_ROBIN_GROUP} " \
-               "(run a Swiss instead)"
+        return "round_robin_group", {"count": entrants, "players": players, "most": MAX_ROUND_ROBIN_GROUP}
     return None
 
 

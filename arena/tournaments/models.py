@@ -22,6 +22,7 @@ from django_celery_beat import validators as cron
 
 from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Match
+from arena.notices import parsed
 from arena.tournaments.formats import MAX_DEALS, MAX_ROUNDS, MAX_TABLE, MIN_TABLE, settings_error
 from bots_sdk.engine import PRESETS, Rules
 
@@ -172,6 +173,12 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seed} {self.version}"
+
+    @property
+    def seeded_by_staff(self) -> bool:
+        """Whether staff set this seed (``seed_note`` says so, as a notice or, written before notices, in English)."""
+        note = parsed(self.seed_note)
+        return note.code == "seed.staff" if note is not None else self.seed_note == "set by staff"
 
 
 class TournamentRound(models.Model):

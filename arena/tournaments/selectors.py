@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 from arena.matches.models import Game, GameSeat, MatchEntry
 from arena.matches.services import FAULTS
+from arena.notices import shown
 from arena.ratings import maths
 from arena.tournaments.formats import knockout_round
 from arena.tournaments.models import (
@@ -214,8 +215,8 @@ def _stage(tournament: Tournament, entry: TournamentEntry, champion: bool) -> st
     if entry.withdrawn:
         if entry.withdrawn_round:
             return gettext("withdrawn in round %(round)s: %(reason)s") % {
-                "round": entry.withdrawn_round, "reason": entry.withdrawn_reason}
-        return gettext("withdrawn before the start: %(reason)s") % {"reason": entry.withdrawn_reason}
+                "round": entry.withdrawn_round, "reason": shown(entry.withdrawn_reason)}
+        return gettext("withdrawn before the start: %(reason)s") % {"reason": shown(entry.withdrawn_reason)}
     if tournament.format != Format.KNOCKOUT:
         return ""
     if entry.eliminated_round is not None:
@@ -444,7 +445,7 @@ class TableView:
     @property
     def decision(self) -> str:
         """What decided a knockout table (who went on, and by which rule), as the advance wrote it."""
-        return self.table.notes
+        return shown(self.table.notes)
 
 
 @dataclass(frozen=True)

@@ -60,15 +60,16 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from arena.bots.models import BotVersion
 from arena.jobs import enqueue_on_commit
 from arena.matches.models import Match
 from arena.matches.services import MatchError, match_create
+from arena.notices import Notice, Param, as_param, notice, parsed
 from arena.ratings.models import Rating
 from arena.tournaments.formats import (
-    entrants_error,
+    entrants_problem,
     knockout_round,
     pair_counts,
     round_robin_schedule,
@@ -94,6 +95,7 @@ START_TASK = "arena.tournaments.start_tournament"
 ADVANCE_TASK = "arena.tournaments.advance_tournaments"
 SPAWN_TASK = "arena.tournaments.spawn_tournament"
 ADVANCE_SCHEDULE_NAME = "Advance running tournaments"
+SEED_BY_STAFF = notice("seed.staff").stored()
 MAX_TIEBREAKS = 2
 """Extra duplicate deals a tied knockout table plays before the better seed goes on."""
 START_EARLY = timedelta(seconds=5)
@@ -112,8 +114,9 @@ def series_schedule_name(series_id: int) -> str:
     return f"Spawn tournament series {series_id}"
 
 
-def _note(tournament: Tournament, text: str) -> None:
-    tournament.notes += f"{timezone.now():%Y-%m-%d %H:%M} {text}\n"
+def _note(tournament: Tournament, note: Notice) -> None:
+    """Add a line to the tournament's notes: the time, then the note (worded when a page shows it)."""
+    tournament.notes += f"{timezone.now():%Y-%m-%d %H:%M} {note.stored()}\n"
     tournament.save(update_fields=["notes", "updated"])
 
 
@@ -153,14 +156,14 @@ def _seeded(versions: Sequence[BotVersion], preset: str, players: int,
     nearest: dict[int, tuple[tuple[int, int], float, str]] = {}
     for row in rows:
         ladder = row.ladder
-        name = f"{ladder.preset} {ladder.players}p"
-        mark = " (provisional)" if row.provisional else ""
+        name: dict[str, Param] = {"preset": notice("preset", name=ladder.preset), "players": ladder.players}
+        mark = "_provisional" if row.provisional else ""
         if ladder.preset == preset and ladder.players == players:
-            here[row.version_id] = (row.rating, f"rating {name}{mark}")
+            here[row.version_id] = (row.rating, notice(f"seed.rating{mark}", **name).stored())
             continue
         distance = (0 if ladder.preset == preset else 1, abs(ladder.players - players))
         if row.version_id not in nearest or distance < nearest[row.version_id][0]:
-            nearest[row.version_id] = (distance, row.rating, f"estimate from {name}{mark}")
+            nearest[row.version_id] = (distance, row.rating, notice(f"seed.estimate{mark}", **name).stored())
     chosen = {v.pk: i for i, v in enumerate(order)}
     given = {v.pk: i for i, v in enumerate(versions)}
 
@@ -169,7 +172,7 @@ def _seeded(versions: Sequence[BotVersion], preset: str, players: int,
             return here[version.pk]
         if version.pk in nearest:
             return nearest[version.pk][1:]
-        return PRIOR_MEAN, "not rated yet: the prior mean"
+        return PRIOR_MEAN, notice("seed.prior").stored()
 
     def key(version: BotVersion) -> tuple[float, ...]:
         if version.pk in chosen:
@@ -179,7 +182,7 @@ def _seeded(versions: Sequence[BotVersion], preset: str, players: int,
     seeded: list[tuple[BotVersion, float | None, str]] = []
     for version in sorted(versions, key=key):
         rating, note = basis(version)
-        seeded.append((version, rating, "set by staff" if version.pk in chosen else note))
+        seeded.append((version, rating, SEED_BY_STAFF if version.pk in chosen else note))
     return seeded
 
 
@@ -212,9 +215,9 @@ def tournament_create(
     stray = [v.display for v in seed_order if v.pk not in seen]
     if stray:
         raise TournamentError(f"seeds: {', '.join(stray)} is not among the entrants")
-    problem = entrants_error(format, Rules.preset(preset, players).sides, len(versions))
-    if problem:
-        raise TournamentError(problem)
+    field = entrants_problem(format, Rules.preset(preset, players).sides, len(versions))
+    if field:
+        raise TournamentError(notice(f"entrants.{field[0]}", **field[1]).text())
     if not allow_overlap:
         clashes = entrant_clashes(versions)
         if clashes:
@@ -398,13 +401,14 @@ def _start(tournament: Tournament) -> bool:
     now = timezone.now()
     for entry in tournament.entries.filter(withdrawn=False, version__status=BotVersion.Status.REJECTED):
         entry.withdrawn, entry.withdrawn_at = True, now
-        entry.withdrawn_reason = "its version was rejected before the start"
+        entry.withdrawn_reason = notice("withdrawn.rejected").stored()
         entry.save(update_fields=["withdrawn", "withdrawn_at", "withdrawn_reason"])
     active = list(tournament.entries.filter(withdrawn=False).select_related("version__bot").order_by("seed"))
-    problem = entrants_error(tournament.format, tournament.sides, len(active))
+    problem = entrants_problem(tournament.format, tournament.sides, len(active))
     if problem:
         tournament.status = Tournament.Status.CANCELLED
-        tournament.error = f"not started: {problem}"
+        tournament.error = notice("tournament.not_started",
+                                  problem=notice(f"entrants.{problem[0]}", **problem[1])).stored()
         tournament.finished = now
         tournament.save(update_fields=["status", "error", "finished", "updated"])
         tournament_schedule_upsert(tournament)
@@ -417,7 +421,7 @@ def _start(tournament: Tournament) -> bool:
         schedule = round_robin_schedule(len(active), tournament.sides, seed=tournament.seed)
         for number, tables in enumerate(schedule, 1):
             _create_round(tournament, number, [[active[i] for i in table] for table in tables])
-    _note(tournament, f"started with {len(active)} entrants")
+    _note(tournament, notice("tournament.started", count=len(active)))
     return True
 
 
@@ -435,7 +439,7 @@ def _advance(tournament: Tournament) -> str:
             tournament.status = Tournament.Status.FINISHED
             tournament.finished = timezone.now()
             tournament.save(update_fields=["status", "finished", "updated"])
-            _note(tournament, "finished")
+            _note(tournament, notice("tournament.finished"))
             return "finished"
         _open_round(tournament, upcoming)
 
@@ -470,10 +474,9 @@ def _open_table(tournament: Tournament, table: TournamentTable) -> None:
     gone = [seat.entry for seat in seats if seat.entry.withdrawn]
     if gone:
         table.status = TournamentTable.Status.SKIPPED
-        table.notes = f"not played: {', '.join(e.version.display for e in gone)} withdrew"
+        table.notes = notice("table.not_played", bots=", ".join(e.version.display for e in gone)).stored()
         table.save(update_fields=["status", "notes"])
         return
-    where = f"round {table.round.number}, table {table.number}"
     try:
         match = match_create(
             kind=Match.Kind.TOURNAMENT, versions=[seat.entry.version for seat in seats], preset=tournament.preset,
@@ -482,9 +485,10 @@ def _open_table(tournament: Tournament, table: TournamentTable) -> None:
         )
     except MatchError as error:
         table.status = TournamentTable.Status.FAILED
-        table.notes = f"could not be created: {error}"
+        why = notice("table.not_created", error=str(error))
+        table.notes = why.stored()
         table.save(update_fields=["status", "notes"])
-        _note(tournament, f"{where}: could not be created: {error}")
+        _note(tournament, notice("tournament.table", round=table.round.number, table=table.number, note=why))
         return
     table.match = match
     table.status = TournamentTable.Status.PLAYING
@@ -503,12 +507,13 @@ def _round_settled(tournament: Tournament, round_: TournamentRound) -> bool:
             table.save(update_fields=["status", "out_positions"])
         elif table.match.status == Match.Status.FAILED:
             # The public reason: tournament pages are public, the staff's reason holds host details.
-            first_line = (table.match.public_error.strip().splitlines() or ["no reason given"])[0][:300]
+            stored = table.match.public_error.strip() or notice("match.not_played").stored()
+            reason = parsed(stored) or stored.splitlines()[0][:300]
             table.status = TournamentTable.Status.FAILED
-            table.notes = f"match failed: {first_line}"
+            table.notes = notice("table.match_failed", reason=reason).stored()
             table.save(update_fields=["status", "notes"])
-            _note(tournament, f"round {round_.number}, table {table.number}: match #{table.match.pk} failed "
-                              f"({first_line}); it scores nothing, the tournament goes on")
+            _note(tournament, notice("tournament.match_failed", round=round_.number, table=table.number,
+                                     match=table.match.pk, reason=reason))
     if any(t.status in (TournamentTable.Status.PLANNED, TournamentTable.Status.PLAYING) for t in tables):
         return False
     if tournament.format == Format.KNOCKOUT:
@@ -536,14 +541,14 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
         if number > (tournament.rounds or 0):
             return None
         if len(active) < tournament.sides:
-            tournament.error = f"stopped after round {number - 1}: fewer than {tournament.sides} entrants left"
+            tournament.error = notice("tournament.stopped", round=number - 1, sides=tournament.sides).stored()
             tournament.save(update_fields=["error", "updated"])
             return None
         return _swiss_round(tournament, number, active)
     alive = [e for e in active if e.eliminated_round is None]
     if len(alive) < 2:
         if alive:
-            _note(tournament, f"{alive[0].version.display} wins")
+            _note(tournament, notice("tournament.wins", bot=alive[0].version.display))
         return None
     had: dict[int, int] = {}
     for entry_id in TournamentRound.byes.through.objects.filter(
@@ -553,8 +558,7 @@ def _next_round(tournament: Tournament) -> TournamentRound | None:
     plan = knockout_round(list(range(len(alive))), tournament.sides,
                           {i: had.get(e.pk, 0) for i, e in enumerate(alive)})
     if plan.final and len(alive) < tournament.sides:
-        _note(tournament, f"round {number}: the final seats {len(alive)}, fewer than {tournament.sides} "
-                          "(withdrawals)")
+        _note(tournament, notice("tournament.short_final", round=number, count=len(alive), sides=tournament.sides))
     round_ = _create_round(tournament, number, [[alive[i] for i in table] for table in plan.tables], plan.advance)
     round_.byes.set([alive[i] for i in plan.byes])
     return round_
@@ -611,11 +615,10 @@ def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: li
         ranking = sorted(playing, key=lambda s: (record(s), s.entry.seed))
         ranking += sorted((s for s in seats if s.entry.withdrawn), key=lambda s: s.entry.seed)
         cut = main.advance
-        where = f"round {round_.number}, table {main.number}"
         replay = main.status == TournamentTable.Status.SKIPPED and len(playing) > cut and len(playing) >= 2
         if replay and len(chain) == 1:
             extra = _create_extra(tournament, round_, main, playing, max(t.number for t in tables) + 1,
-                                  deals=main.deals, why="played again without the entrant who withdrew")
+                                  deals=main.deals, why=notice("table.again_without"))
             tables.append(extra)
             if extra.status == TournamentTable.Status.PLAYING:
                 settled = False
@@ -624,25 +627,23 @@ def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: li
         if tied and main.status != TournamentTable.Status.FAILED \
                 and chain[-1].status == TournamentTable.Status.DONE and len(chain) - 1 < MAX_TIEBREAKS:
             extra = _create_extra(tournament, round_, main, playing, max(t.number for t in tables) + 1, deals=1,
-                                  why="one more duplicate deal")
+                                  why=notice("table.one_more_deal"))
             tables.append(extra)
             if extra.status == TournamentTable.Status.PLAYING:
                 settled = False
                 continue
         if main.status == TournamentTable.Status.FAILED:
-            why = "the match failed: the better seed goes on (the last resort)"
-            _note(tournament, f"{where}: {why}")
+            why = notice("table.failed_seed")
         elif tied:
-            why = (f"still tied on duraks and finishing order after {len(chain) - 1} tie-break deal(s): the better "
-                   "seed goes on (the last resort)")
-            _note(tournament, f"{where}: {why}")
+            why = notice("table.still_tied", count=len(chain) - 1)
         elif len(playing) <= cut:
-            why = "the others go on" + (" without playing" if main.status == TournamentTable.Status.SKIPPED else "")
-            why += " (an entrant withdrew)"
-            _note(tournament, f"{where}: {why}")
+            why = notice("table.others_go_on_unplayed" if main.status == TournamentTable.Status.SKIPPED
+                         else "table.others_go_on")
         else:
             why = _decided_by(record(ranking[cut - 1]), record(ranking[cut]), chain)
-        main.notes = f"{main.notes}\n{why}".strip()
+        if main.status == TournamentTable.Status.FAILED or tied or len(playing) <= cut:
+            _note(tournament, notice("tournament.table", round=round_.number, table=main.number, note=why))
+        main.notes = f"{main.notes}\n{why.stored()}".strip()
         main.save(update_fields=["notes"])
         for place, seat in enumerate(ranking, 1):
             seat.place = place
@@ -654,23 +655,24 @@ def _knockout_settle(tournament: Tournament, round_: TournamentRound, tables: li
     return settled
 
 
-def _decided_by(last_in: tuple[float, ...], first_out: tuple[float, ...], chain: Sequence[TournamentTable]) -> str:
-    """Which part of the table's record separated the last entrant through from the first one out, in words."""
+def _decided_by(last_in: tuple[float, ...], first_out: tuple[float, ...],
+                chain: Sequence[TournamentTable]) -> Notice:
+    """Which part of the table's record separated the last entrant through from the first one out."""
     index = next(i for i, (a, b) in enumerate(zip(last_in, first_out)) if a != b)
     table, part = divmod(index, 2)
-    where = "the match" if table == 0 else f"tie-break deal {table} (table {chain[table].number})"
+    where = notice("table.in_match") if table == 0 else notice("table.in_tiebreak", number=table,
+                                                                 table=chain[table].number)
     if part == 0:
-        return f"decided by duraks in {where}: {last_in[index]:g} against {first_out[index]:g}"
-    return (f"decided by finishing order in {where}: {-last_in[index]:g} finishing points against "
-            f"{-first_out[index]:g}")
+        return notice("table.by_duraks", where=where, last_in=last_in[index], first_out=first_out[index])
+    return notice("table.by_finishing", where=where, last_in=-last_in[index], first_out=-first_out[index])
 
 
 def _create_extra(tournament: Tournament, round_: TournamentRound, main: TournamentTable,
-                  entrants: Sequence[TournamentSeat], number: int, deals: int, why: str) -> TournamentTable:
+                  entrants: Sequence[TournamentSeat], number: int, deals: int, why: Notice) -> TournamentTable:
     """An extra table deciding ``main``: a tie-break deal, or the table again after a withdrawal."""
     extra = TournamentTable.objects.create(
         round=round_, number=number, deals=deals, advance=main.advance, tiebreak_of=main,
-        notes=f"tie-break of table {main.number}: {why}",
+        notes=notice("table.tiebreak_of", table=main.number, why=why).stored(),
     )
     TournamentSeat.objects.bulk_create(
         TournamentSeat(table=extra, entry=seat.entry, position=i)
@@ -683,30 +685,36 @@ def _create_extra(tournament: Tournament, round_: TournamentRound, main: Tournam
 # --- withdrawals and cancellation ----------------------------------------------------------------------------------
 
 
-def _close_tables(tournament: Tournament, tables: Sequence[TournamentTable], status: str, why: str) -> None:
+def _close_tables(tournament: Tournament, tables: Sequence[TournamentTable], status: str, why: Notice) -> None:
     """Cancel the tables' queued matches and mark the tables ``status``; a match already running plays on and is
     recorded, but its table no longer counts (the notes say which)."""
     from arena.matches.services import matches_cancel
 
     cancelled = set(matches_cancel(match_ids=[t.match_id for t in tables if t.match_id is not None],
-                                   reason=f"cancelled: {why}"))
+                                   reason=f"cancelled: {_in_english(why)}"))
     for table in tables:
         running = table.match_id is not None and table.match_id not in cancelled \
             and table.status == TournamentTable.Status.PLAYING
         table.status = status
-        table.notes = f"not counted: {why}" + (
-            f"; match #{table.match_id} was already playing: it finishes and is recorded, but does not count"
-            if running else "")
+        note = notice("table.not_counted_running", why=why, match=table.match_id) if running \
+            else notice("table.not_counted", why=why)
+        table.notes = note.stored()
         table.save(update_fields=["status", "notes"])
         if running:
-            _note(tournament, f"round {table.round.number}, table {table.number}: {table.notes}")
+            _note(tournament, notice("tournament.table", round=table.round.number, table=table.number, note=note))
+
+
+def _in_english(note: Notice) -> str:
+    """``note`` for the staff's record of a match (``Match.error``), which is kept in the site's language."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return note.text()
 
 
 def tournament_withdraw(*, entry: TournamentEntry, reason: str) -> TournamentEntry:
     """Take an entrant out: its queued matches are cancelled, its tables not yet played do not count (a running
     one finishes but does not count), its played games keep counting; the others are compensated as the
     standings' withdrawal rule says (``selectors._walkover_byes``; knockout: the table is played again)."""
-    reason = reason.strip() or "withdrawn by staff"
+    reason = reason.strip() or notice("withdrawn.by_staff").stored()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
         entry = TournamentEntry.objects.select_related("version__bot").get(pk=entry.pk)
@@ -726,11 +734,13 @@ def tournament_withdraw(*, entry: TournamentEntry, reason: str) -> TournamentEnt
             if not seated and entry.eliminated_round is None:
                 entry.eliminated_round = tournament.current_round or 1
                 entry.save(update_fields=["eliminated_round"])
-        _note(tournament, f"{entry.version.display} withdrew: {entry.withdrawn_reason}")
+        _note(tournament, notice("tournament.withdrew", bot=entry.version.display,
+                                 reason=as_param(entry.withdrawn_reason)))
         open_tables = list(TournamentTable.objects.filter(
             seats__entry=entry, status=TournamentTable.Status.PLAYING
         ).select_related("round"))
-        _close_tables(tournament, open_tables, TournamentTable.Status.SKIPPED, f"{entry.version.display} withdrew")
+        _close_tables(tournament, open_tables, TournamentTable.Status.SKIPPED,
+                      notice("table.withdrew", bot=entry.version.display))
         if tournament.status == Tournament.Status.RUNNING:
             _advance(tournament)
     return entry
@@ -745,15 +755,16 @@ def tournament_cancel(*, tournament: Tournament, reason: str, by: User | None = 
             raise TournamentError(f"“{tournament.name}” is already {tournament.status}")
         now = timezone.now()
         tournament.status = Tournament.Status.CANCELLED
-        tournament.error = (reason.strip() or "cancelled by staff")[:2000]
+        tournament.error = reason.strip()[:2000] or notice("tournament.cancelled_by_staff").stored()
         tournament.finished = now
         tournament.save(update_fields=["status", "error", "finished", "updated"])
-        who = by.get_username() if by is not None else "the system"
-        _note(tournament, f"cancelled by {who} at {now:%Y-%m-%d %H:%M:%S} UTC: {tournament.error}")
+        when, reason_param = f"{now:%Y-%m-%d %H:%M:%S}", as_param(tournament.error)
+        _note(tournament, notice("tournament.cancelled_by", who=by.get_username(), when=when, reason=reason_param)
+              if by is not None else notice("tournament.cancelled_by_system", when=when, reason=reason_param))
         open_tables = list(TournamentTable.objects.filter(
             round__tournament=tournament, status__in=(TournamentTable.Status.PLANNED, TournamentTable.Status.PLAYING)
         ).select_related("round"))
-        _close_tables(tournament, open_tables, TournamentTable.Status.CANCELLED, "the tournament was cancelled")
+        _close_tables(tournament, open_tables, TournamentTable.Status.CANCELLED, notice("table.tournament_cancelled"))
         tournament.tournament_rounds.filter(
             status__in=(TournamentRound.Status.PLANNED, TournamentRound.Status.RUNNING)
         ).update(status=TournamentRound.Status.CANCELLED, finished=now)

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.accounts.services import token_create
@@ -41,6 +42,15 @@ class Crasher(Bot):
 if __name__ == "__main__":
     serve(Crasher())
 '''
+
+
+@pytest.fixture(autouse=True)
+def site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a request in another one leaves it active in the thread
+    (``LocaleMiddleware`` activates the reader's language and never deactivates it), and a later test that words
+    something outside a request would read it in German."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

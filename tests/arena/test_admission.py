@@ -12,6 +12,7 @@ from django.test import Client
 from arena.bots.models import BotVersion
 from arena.bots.services import version_submit
 from arena.matches.models import Game, GameSeat, Match
+from arena.notices import shown
 from arena.ratings.models import Rating, RatingPoint
 from bots_sdk.engine import GameRecord
 from bots_sdk.engine.replay import replay
@@ -53,7 +54,7 @@ def test_a_crashing_bot_is_rejected_with_the_reason_and_stays_off_the_ladder(
 ) -> None:
     version = submit(alice, make_archive("crasher", CRASHING_BOT))
     assert version.status == BotVersion.Status.REJECTED
-    assert "admission" in version.error and "crash" in version.error and "boom" in version.error
+    assert "admission" in shown(version.error) and "crash" in shown(version.error) and "boom" in shown(version.error)
     assert not Rating.objects.filter(version=version).exists()
     assert not Game.objects.filter(rated=True).exists()
     client = Client()
@@ -68,8 +69,8 @@ def test_a_bot_whose_requirements_cannot_be_built_is_rejected_at_build(
 ) -> None:
     version = submit(alice, make_archive("needy", requirements="-e git+https://example.com/x.git\n"))
     assert version.status == BotVersion.Status.REJECTED
-    assert version.error.startswith("build: ")
-    assert "requirements.txt" in version.error
+    assert shown(version.error).startswith("build: ")
+    assert "requirements.txt" in shown(version.error)
     assert not Match.objects.exists()
 
 

@@ -27,6 +27,7 @@ from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.matches.services import match_claim
 from arena.matchmaking.services import matchmaking_pass
+from arena.notices import shown
 from arena.ops.reaper import reap
 from tests.worker.test_celery_task import start_worker, stop
 
@@ -89,7 +90,7 @@ def test_a_referee_that_raises_fails_its_match_publicly_without_details_and_the_
     broken = one_new_match(lambda match: Match.objects.filter(pk=match.pk).update(preset="bogus"))
     wait_for(Match.Status.FAILED, broken, worker)
     assert "ValueError: preset: 'bogus'" in broken.error and "Traceback" in broken.error and "/" in broken.error
-    public = broken.public_error
+    public = shown(broken.public_error)
     assert public == ("the referee stopped with an internal error (ValueError); the arena's staff have the details")
     page = Client().get(f"/matches/{broken.pk}/").content.decode()
     assert public.replace("'", "&#x27;") in page

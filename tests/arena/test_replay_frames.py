@@ -280,7 +280,8 @@ def test_a_forfeit_names_the_offender_and_why() -> None:
     frames = replay_frames(record)
     assert frames["error"] is None
     last = frames["steps"][-1]
-    assert last["forfeit"] == {"seat": 0, "reason": "timeout", "detail": "no answer within 1.0 s"}
+    assert last["forfeit"] == {"seat": 0, "reason": "timeout", "detail": "no answer within 1.0 s",
+                               "reason_text": "timeout", "detail_text": "no answer within 1.0 s"}
     assert "Seat 0 (random) forfeits (timeout: no answer within 1.0 s)" in last["caption"]
     assert all(step["forfeit"] is None for step in frames["steps"][:-1])
 
@@ -293,8 +294,9 @@ def test_a_forfeit_at_the_very_first_decision_annotates_the_deal() -> None:
     frames = replay_frames(GameRecord.from_game(game).to_dict())
     assert frames["error"] is None
     assert len(frames["steps"]) == 1
-    assert frames["steps"][0]["forfeit"] == {"seat": seat, "reason": "crash", "detail": "ValueError: boom"}
-    assert "forfeits (crash: ValueError: boom)" in frames["steps"][0]["caption"]
+    assert frames["steps"][0]["forfeit"] == {"seat": seat, "reason": "crash", "detail": "ValueError: boom",
+                                             "reason_text": "crash", "detail_text": "the bot raised ValueError: boom"}
+    assert "forfeits (crash: the bot raised ValueError: boom)" in frames["steps"][0]["caption"]
 
 
 # ---------------------------------------------------------------------- teams

@@ -111,6 +111,7 @@ def measure(args: argparse.Namespace, scratch: Path) -> Figures:
 
     from arena.matches.models import Match
     from arena.matches.services import match_claim
+    from arena.notices import shown
 
     tick = ticker(args.tick)
     runtime = scratch / "runtime"
@@ -136,7 +137,8 @@ def measure(args: argparse.Namespace, scratch: Path) -> Figures:
         following = wait(lambda: Match.objects.filter(pk__gt=first.pk).values_list("created", flat=True).first(),
                          tick, 120 + 3 * args.tick)
         first.refresh_from_db()
-        print(f"case 1: match {first.pk} failed after {first.attempts} attempts: {first.public_error}", flush=True)
+        print(f"case 1: match {first.pk} failed after {first.attempts} attempts: {shown(first.public_error)}",
+              flush=True)
     finally:
         os.killpg(worker.pid, signal.SIGKILL)  # case 2's worker is dead: nobody plays what it claimed
         worker.wait()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django import template
 
+from arena.matches.fault_words import fault_text
 from arena.matches.presets import preset_name
 from arena.matches.replay import reason_text
+from arena.notices import shown
 
 register = template.Library()
 
@@ -20,3 +22,16 @@ def reason(code: str) -> str:
 def preset(code: str) -> str:
     """A rule preset's name (``classic``, ``transfer``...) in the active language."""
     return preset_name(code)
+
+
+@register.filter
+def notice(stored: str) -> str:
+    """A stored message (a tournament's notes, a table's reasons, why a match failed) in the active language; text
+    stored before messages were coded, or typed by staff, as it is."""
+    return shown(stored)
+
+
+@register.filter
+def fault(detail: str) -> str:
+    """A game's fault detail (kept English in the record) in the active language."""
+    return fault_text(detail)

@@ -18,7 +18,7 @@ from arena.matches.presets import NAMES as PRESET_NAMES
 from arena.matches.selectors import bot_opponents, recent_matches
 from arena.matches.services import MatchError, challenge_create
 from arena.ops.throttle import throttled
-from arena.ratings.selectors import rating_history, version_ratings
+from arena.ratings.selectors import ladder_titles, rating_history, version_ratings
 from bots_sdk.engine import PRESETS
 
 
@@ -45,10 +45,11 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
     ids = [v.pk for v in versions]
     active = next((v for v in versions if v.status == BotVersion.Status.ACTIVE), None)
     mine = request.user.is_authenticated and bot.owner_id == request.user.pk
+    history = rating_history(ids)
     return render(request, "web/bot.html", {
         "bot": bot, "versions": versions, "active": active, "mine": mine,
         "ratings": version_ratings([active.pk]) if active else [],
-        "history": rating_history(ids), "opponents": bot_opponents(bot),
+        "history": history, "history_titles": ladder_titles(history), "opponents": bot_opponents(bot),
         "matches": recent_matches(15, bot=bot),
         "challenge_form": ChallengeForm(exclude_bot=bot.pk) if mine and active else None,
     })

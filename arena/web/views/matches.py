@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import pgettext
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, GameSeat, Match
@@ -93,8 +94,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     labels.append(side.label)
     entries = match.entries.all()
     return render(request, "web/match.html", {
-        "match": match, "entries": [(entry, " or ".join(played.get(entry.version_id, []))) for entry in entries],
+        "match": match,
+        "entries": [(entry, pgettext("seats", " or ").join(played.get(entry.version_id, []))) for entry in entries],
         "rows": rows, "latency": match_latency(match),
         "error": error_for(match.error, request.user, [entry.version.bot.owner_id for entry in entries]),
-        "layout": " vs ".join(map(team_label, layout)) if layout else "",
+        "layout": pgettext("teams", " vs ").join(map(team_label, layout)) if layout else "",
     })

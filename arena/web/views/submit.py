@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from arena.bots.selectors import version_get
 from arena.bots.services import SubmissionError, upload_limit_text, version_submit
+from arena.notices import shown
 from arena.ops.redact import error_for
 from arena.ops.throttle import throttled
 
@@ -47,5 +48,5 @@ def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
     admission = version.match_entries.filter(match__kind="admission").select_related("match").first()
     return render(request, "web/version.html", {
         "version": version, "mine": mine, "admission": admission,
-        "error": error_for(version.error, request.user, [version.bot.owner_id]),
+        "error": error_for(shown(version.error), request.user, [version.bot.owner_id]),
     })

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from arena.matches.fault_words import why_illegal_text
 from arena.tables.board import intended, rebuild
 from arena.tables.models import Table, TableSeat
 from arena.tables.services import table_claim, table_progress
@@ -58,7 +59,7 @@ def test_a_card_that_fits_nothing_says_the_engines_reason(guest: Client, my_turn
     card = dimmed[0] if dimmed else "AS" if "AS" not in view["hand"] else "6S"
     status, answer = act(guest, table, card=card)
     assert status == 400
-    assert answer["error"] == game.why_illegal(intended(game, 0, Card.parse(card)), 0)
+    assert answer["error"] == why_illegal_text(game.why_illegal(intended(game, 0, Card.parse(card)), 0))
     assert TableSeat.objects.get(table=table, seat=0).pending_for is None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.notices import shown
 from arena.tournaments.models import Tournament, TournamentTable
 from arena.tournaments.selectors import tournament_progress, tournament_standings
 from arena.tournaments.services import tournament_advance, tournament_create
@@ -23,10 +24,10 @@ def test_a_failed_match_is_recorded_and_the_round_robin_moves_on(make_entrants: 
     fail(table.match, "build: bot.toml requirements: no matching wheel\nmore detail")
     table.refresh_from_db()
     assert table.status == TournamentTable.Status.FAILED
-    assert table.notes == "match failed: build: bot.toml requirements: no matching wheel"
+    assert shown(table.notes) == "match failed: build: bot.toml requirements: no matching wheel"
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING and tournament.current_round == 2
-    assert f"match #{table.match.pk} failed" in tournament.notes
+    assert f"match #{table.match.pk} failed" in shown(tournament.notes)
     run_to_end(tournament, {v.pk: 0 for v in versions})
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -45,7 +46,7 @@ def test_a_failed_knockout_match_sends_the_better_seed_on(make_entrants: MakeEnt
     fail(table.match)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    assert "the match failed: the better seed goes on (the last resort)" in tournament.notes
+    assert "the match failed: the better seed goes on (the last resort)" in shown(tournament.notes)
     assert tournament_standings(tournament)[0].entry.version == versions[0]
 
 

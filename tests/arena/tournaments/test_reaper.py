@@ -12,6 +12,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.matches.services import match_claim
+from arena.notices import shown
 from arena.ops.reaper import reap
 from arena.tables.models import Table
 from arena.tournaments.models import Tournament, TournamentTable
@@ -38,9 +39,9 @@ def test_a_match_overdue_on_its_last_attempt_fails_and_the_tournament_moves_on(m
     match = Match.objects.get(pk=table.match.pk)
     assert match.status == Match.Status.FAILED and match.reaped == 1
     assert "past its deadline on worker gone@host" in match.error
-    assert match.public_error == f"no worker finished it in time ({settings.ARENA_TASK_ATTEMPTS} attempts)"
+    assert shown(match.public_error) == f"no worker finished it in time ({settings.ARENA_TASK_ATTEMPTS} attempts)"
     table.refresh_from_db()
-    assert table.status == TournamentTable.Status.FAILED and "no worker finished it in time" in table.notes
+    assert table.status == TournamentTable.Status.FAILED and "no worker finished it in time" in shown(table.notes)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING and tournament.current_round == 2
     assert reap().failed == []  # once is enough
@@ -71,7 +72,7 @@ def test_an_overdue_build_is_tried_again_then_rejected(make_entrants: MakeEntran
                                                     build_deadline=timezone.now() - PAST)
     assert reap().builds_rejected == [version.pk]
     version.refresh_from_db()
-    assert version.status == BotVersion.Status.REJECTED and "could not build it" in version.error
+    assert version.status == BotVersion.Status.REJECTED and "could not build it" in shown(version.error)
 
 
 def test_an_overdue_table_fails(author: object) -> None:
@@ -80,7 +81,7 @@ def test_an_overdue_table_fails(author: object) -> None:
                                  deadline=timezone.now() - PAST)
     assert reap().tables_failed == [table.pk]
     table.refresh_from_db()
-    assert table.status == Table.Status.FAILED and table.error == "the game ran past its time limit"
+    assert table.status == Table.Status.FAILED and shown(table.error) == "the game ran past its time limit"
 
 
 def test_the_reaper_is_scheduled_every_minute_once() -> None:

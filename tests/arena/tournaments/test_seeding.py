@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from arena.notices import shown
 from arena.ratings.models import Ladder, Rating
 from arena.tournaments.models import TournamentEntry
 from arena.tournaments.services import TournamentError, tournament_create
@@ -29,7 +30,7 @@ def test_seeds_follow_the_best_estimate_of_each_and_unrated_bots_are_not_last(ma
                                    versions=[low, fresh, provisional, elsewhere])
     entries = list(TournamentEntry.objects.filter(tournament=tournament).order_by("seed"))
     assert [e.version_id for e in entries] == [provisional.pk, elsewhere.pk, fresh.pk, low.pk]
-    assert [e.seed_note for e in entries] == ["rating classic 3p (provisional)", "estimate from classic 2p",
+    assert [shown(e.seed_note) for e in entries] == ["rating classic 3p (provisional)", "estimate from classic 2p",
                                               "not rated yet: the prior mean", "rating classic 3p"]
     html = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     assert 'title="estimate from classic 2p"' in html and "1700" in html
@@ -48,7 +49,7 @@ def test_staff_set_the_seed_order_on_the_form(make_entrants: MakeEntrants, staff
     assert response.status_code == 302
     entries = TournamentEntry.objects.filter(tournament__name="Set").order_by("seed")
     assert [e.version_id for e in entries] == [versions[2].pk, versions[1].pk, versions[0].pk]
-    assert [e.seed_note for e in entries][:2] == ["set by staff", "set by staff"]
+    assert [shown(e.seed_note) for e in entries][:2] == ["set by staff", "set by staff"]
     with pytest.raises(TournamentError, match="not among the entrants"):
         tournament_create(name="X", format="round_robin", preset="classic", players=2, deals=1,
                           versions=versions[:2], seed_order=[versions[2]])

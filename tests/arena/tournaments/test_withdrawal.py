@@ -9,6 +9,7 @@ from django.test import Client
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.matches.services import match_claim, match_store_result
+from arena.notices import shown
 from arena.tournaments.models import Tournament, TournamentEntry, TournamentTable
 from arena.tournaments.selectors import tournament_standings
 from arena.tournaments.services import (
@@ -43,7 +44,7 @@ def test_a_withdrawal_cancels_the_queued_match_and_the_others_still_count_equal_
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     skipped = TournamentTable.objects.filter(round__tournament=tournament, status=TournamentTable.Status.SKIPPED)
-    assert skipped.count() == 2 and all("withdrew" in t.notes for t in skipped)
+    assert skipped.count() == 2 and all("withdrew" in shown(t.notes) for t in skipped)
     rows = {r.entry.version_id: r for r in tournament_standings(tournament)}
     assert rows[versions[3].pk].games == 2 and rows[versions[3].pk].stage == "withdrawn in round 2: author asked"
     # The withdrawal rule: every entrant still in counts three tables, played or scored as a bye.
@@ -52,7 +53,7 @@ def test_a_withdrawal_cancels_the_queued_match_and_the_others_still_count_equal_
         assert row.games // 2 + row.byes == 3, (row.games, row.byes)
         assert row.bye_points == row.byes * 1
     assert rows[versions[0].pk].rank == 1
-    assert "withdrew: author asked" in tournament.notes
+    assert "withdrew: author asked" in shown(tournament.notes)
 
 
 def test_a_match_running_at_the_withdrawal_finishes_but_does_not_count(make_entrants: MakeEntrants) -> None:
@@ -69,7 +70,7 @@ def test_a_match_running_at_the_withdrawal_finishes_but_does_not_count(make_entr
     assert match_store_result(match=claimed, task_id="t1", results=results(table.match, [1, 1]))
     tournament_match_done(table.match.pk)
     table.refresh_from_db()
-    assert table.status == TournamentTable.Status.SKIPPED and "does not count" in table.notes
+    assert table.status == TournamentTable.Status.SKIPPED and "does not count" in shown(table.notes)
     rows = {r.entry.pk: r for r in tournament_standings(tournament)}
     assert rows[leaver.pk].games == 0  # recorded on the match page, not counted here
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
@@ -99,7 +100,7 @@ def test_withdrawals_before_the_start_that_leave_too_few_cancel_it(make_entrants
     assert tournament_advance(tournament.pk) == "cancelled"
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
-    assert tournament.error == "not started: 2 entrants cannot fill a table of 3: enter at least 3"
+    assert shown(tournament.error) == "not started: 2 entrants cannot fill a table of 3: enter at least 3"
     assert not Match.objects.exists()
     with pytest.raises(TournamentError, match="cancelled"):
         tournament_withdraw(entry=TournamentEntry.objects.get(tournament=tournament, version=versions[0]), reason="")
@@ -112,6 +113,6 @@ def test_a_version_rejected_before_the_start_is_withdrawn_at_the_start(make_entr
     BotVersion.objects.filter(pk=versions[1].pk).update(status=BotVersion.Status.REJECTED)
     tournament_advance(tournament.pk)
     entry = TournamentEntry.objects.get(tournament=tournament, version=versions[1])
-    assert entry.withdrawn and "rejected" in entry.withdrawn_reason
+    assert entry.withdrawn and "rejected" in shown(entry.withdrawn_reason)
     assert not TournamentTable.objects.filter(seats__entry=entry).exists()
     assert Match.objects.filter(kind="tournament").count() == 1

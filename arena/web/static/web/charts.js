@@ -9,6 +9,7 @@
   const colours = ["#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777"];
   document.querySelectorAll("canvas.rating-chart[data-ladder]").forEach(function (canvas, i) {
     const ladder = canvas.dataset.ladder;
+    const title = canvas.dataset.title || ladder;  // the ladder in the reader's words
     const points = history[ladder] || [];
     const colour = colours[i % colours.length];
     // A point is [rated games, rating, 95 % low, 95 % high, version number].
@@ -17,7 +18,7 @@
        backgroundColor: colour + "22"},
       {label: "95 % high", data: points.map(p => ({x: p[0], y: p[3]})), borderWidth: 0, pointRadius: 0, fill: "-1",
        backgroundColor: colour + "22"},
-      {label: ladder, data: points.map(p => ({x: p[0], y: p[1], v: p[4], lo: p[2], hi: p[3]})), borderColor: colour,
+      {label: title, data: points.map(p => ({x: p[0], y: p[1], v: p[4], lo: p[2], hi: p[3]})), borderColor: colour,
        backgroundColor: colour, borderWidth: 2, pointRadius: points.length > 60 ? 0 : 2, fill: false},
     ];
     new window.Chart(canvas, {
@@ -26,7 +27,7 @@
       options: {
         animation: false, parsing: true, maintainAspectRatio: false,
         scales: {x: {type: "linear", ticks: {precision: 0},
-                     title: {display: true, text: fmt(window.gettext("rated games on %(ladder)s"), {ladder})}},
+                     title: {display: true, text: fmt(window.gettext("rated games on %(ladder)s"), {ladder: title})}},
                  y: {title: {display: true, text: window.gettext("rating")}}},
         plugins: {
           legend: {display: false},

@@ -142,7 +142,7 @@
     chips.textContent = "";
     if (outIndex >= 0) chip(chips, fmt(_("out %(place)s."), { place: outIndex + 1 }), "safe");
     if (final && (lostTeam ? lostTeam.seats.includes(k) : F.result.durak === k)) chip(chips, lostTeam ? _("lost") : _("durak"), "durak");
-    if (s.forfeit && s.forfeit.seat === k) chip(chips, fmt(_("forfeit: %(reason)s"), { reason: s.forfeit.reason }), "durak");
+    if (s.forfeit && s.forfeit.seat === k) chip(chips, fmt(_("forfeit: %(reason)s"), { reason: s.forfeit.reason_text || s.forfeit.reason }), "durak");
     if (!final && outIndex < 0 && held.length + (s.stock || 0) > 0) {
       // with teams, "for 0": this seat plays the position of its out partner 0
       const dfor = TEAMS && s.defender_position !== k ? fmt(_(" for %(seat)s"), { seat: s.defender_position }) : "";
