@@ -2,7 +2,7 @@
 
 Two kinds of verdict, by what the seat to act could know:
 
-- **exact** (two players, the stock empty or holding only the visible turn-up: every card is known): the
+- **exact** (two players and an empty stock: every card is known): the
   solver's value of the position and of each legal action. A *mistake* is an action whose result is worse
   (a win thrown to a draw or a loss, a draw to a loss); a slower win is not one.
 - **estimate** (cards still hidden, or more than two players): each candidate action (``strong``'s, plus
@@ -76,6 +76,7 @@ class Review:
     after: Value | Estimate
     """The value of the action played."""
     best: tuple[str, ...]
+    """Exact: every action that keeps the best result (a slower win too); estimate: the least durak chance."""
     mistake: bool
     inaccuracy: bool | None
     """Estimated decisions only (``None`` for exact ones)."""
@@ -124,9 +125,8 @@ def _exact(solver: Solver, game: Game, action: Action, step: int, started: float
     seat = game.to_act
     assert seat is not None
     values = solver.action_values(game)
-    top = max(v.rank() for v in values.values())
-    best = tuple(str(a) for a, v in values.items() if v.rank() == top)
-    before = next(v for v in values.values() if v.rank() == top)
+    before = max(values.values(), key=Value.rank)
+    best = tuple(str(a) for a, v in values.items() if v.result == before.result)
     after = values[action]
     durak = [0.0] * game.players
     if after.result != "draw":

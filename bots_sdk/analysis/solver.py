@@ -1,6 +1,6 @@
 """Exact values of perfect-information Durak positions: alpha-beta over the true game.
 
-Once nothing is hidden (two players and an empty stock, or a stock of only the visible turn-up), Durak is a
+Once nothing is hidden (two players and an empty stock), Durak is a
 finite game of perfect information: no cycle is possible (a bout ends with cards discarded or a take that
 counts towards ``pickup_draw_limit``), so minimax reaches the end. A position's value is who ends safe
 and how many bouts it takes: the winner hurries, the loser delays, as an engine scores a mate in N.
@@ -31,6 +31,7 @@ Two users:
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Collection, Sequence
 from operator import attrgetter
@@ -45,7 +46,7 @@ INFINITY: Final = WIN + 1
 MAX_NODES: Final = 400_000
 """``Solver``'s default budget of positions for a result: seconds of Python, far more than a typical endgame
 needs with the transposition table; a position that needs more is left to the estimate."""
-BOUT_NODES: Final = 60_000
+BOUT_NODES: Final = 20_000
 """``Solver``'s default budget of positions for the exact number of bouts of a proven result."""
 
 _IRRELEVANT: Final = frozenset({
@@ -58,10 +59,14 @@ _IRRELEVANT: Final = frozenset({
     # Derived from the rest, or only set at the end.
     "_legal", "_outcome",
 })
-_STATE_SLOTS: Final = tuple(sorted(set(Game.__slots__) - _IRRELEVANT))
-"""Every slot of ``Game`` that decides what can still happen. Listed by exclusion, so a slot the engine adds
-later is part of the key (safe, maybe slower) rather than silently left out (wrong values)."""
-_state_values = attrgetter(*_STATE_SLOTS)
+_LISTS: Final = ("_att", "_cov", "_hands", "_out")
+"""The slots holding lists, made tuples in a key."""
+_STATE_SLOTS: Final = tuple(sorted(set(Game.__slots__) - _IRRELEVANT - set(_LISTS)))
+"""Every other slot of ``Game`` that decides what can still happen. Listed by exclusion, so a slot the engine
+adds later is part of the key (safe, maybe slower; a list added to the engine fails loudly as unhashable)
+rather than silently left out (wrong values)."""
+_scalars = attrgetter(*_STATE_SLOTS)
+_lists = attrgetter(*_LISTS)
 
 
 class SearchAborted(Exception):
@@ -70,7 +75,8 @@ class SearchAborted(Exception):
 
 def state_key(game: Game) -> tuple[object, ...]:
     """A hashable key equal for two positions exactly when the same futures are open to both."""
-    return tuple(tuple(v) if type(v) is list else v for v in _state_values(game))
+    att, cov, hands, out = _lists(game)
+    return (*_scalars(game), tuple(att), tuple(cov), tuple(hands), tuple(out))
 
 
 def terminal_score(game: Game, team: Collection[int]) -> int:
@@ -214,19 +220,22 @@ class Value:
             return self.result
         return f"{self.result} in {self.bouts}"
 
-    def rank(self) -> tuple[float, int]:
-        """Sorts values from worst to best for their seat: by result, then a faster win or a slower loss."""
-        bouts = self.bouts if self.bouts is not None else 0
-        return (self.points, -bouts if self.result == "win" else bouts)
+    def rank(self) -> tuple[float, float]:
+        """Sorts values from worst to best for their seat: by result, then a faster win or a slower loss (an
+        unknown length last within its result)."""
+        if self.bouts is None:
+            return (self.points, -math.inf)
+        return (self.points, -self.bouts if self.result == "win" else self.bouts)
 
     def to_dict(self) -> dict[str, object]:
         return {"result": self.result, "bouts": self.bouts}
 
 
 def perfect_information(game: Game) -> bool:
-    """Whether both seats of a two-player game see every card: the stock is empty or holds only the
-    turn-up, so each hand is everything the other has not seen."""
-    return game.players == 2 and game.stock_size <= 1 and not game.is_over()
+    """Whether both seats of a two-player game see every card: the stock is empty, so each hand is
+    everything the other has not seen. (A stock of only the visible turn-up hides nothing either, but
+    the draw it adds makes the search several times longer for a single decision.)"""
+    return game.players == 2 and game.stock_size == 0 and not game.is_over()
 
 
 class Solver:
@@ -274,7 +283,7 @@ class Solver:
 
     def _check(self, game: Game) -> int:
         if not perfect_information(game):
-            raise ValueError("the solver needs a two-player game in play with an empty stock (or only the turn-up)")
+            raise ValueError("the solver needs a two-player game in play with an empty stock")
         seat = game.to_act
         assert seat is not None
         return seat
