@@ -43,6 +43,11 @@ class GameAnalysis(models.Model):
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"
 
+    @property
+    def flagged_seats(self) -> list[AnalysedSeat]:
+        """The seats with a mistake or an inaccuracy, by seat."""
+        return [s for s in self.seats.all() if s.mistakes or s.inaccuracies]
+
 
 class AnalysedSeat(models.Model):
     """What one seat's decisions gave away in an analysed game: a bot page lists its costliest games."""

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bots_sdk.bots import GentleBot
 from bots_sdk.cli.main import main
-from bots_sdk.engine import GameRecord, SeatInfo
-from tests.bots.test_strong import ENDGAMES, endgame
+from bots_sdk.engine import GameRecord
+from tests.analysis.games import missed_win
+from tests.bots.test_strong import endgame
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -23,24 +23,18 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_a_missed_win_is_a_mistake_with_the_winning_move_as_best(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    game = endgame("seed-332")
-    winning = ENDGAMES["seed-332"][2]
-    thrown = next(a for a in game.legal_actions() if str(a) != winning)
-    step = len(game.steps())  # the trace's number of the thrown step, forced steps counted
-    game.apply(thrown)
-    bot = GentleBot(seed=1)
-    while not game.is_over():
-        game.push(bot.choose_action(game.observation(game.to_act)))
+    game = missed_win()
+    step, thrown, winning = game.step, game.thrown, game.winning
     path = tmp_path / "game.json"
-    GameRecord.from_game(game, [SeatInfo("gentle", "1"), SeatInfo("gentle", "1")]).write(path)
+    game.record.write(path)
 
     status, out, err = run(capsys, "analyze", str(path), "--json", "--samples", "4")
     assert status == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
-    assert len(lines) == len(game.decisions())
+    assert len(lines) == len(game.record.actions)
     assert all("mistake" in line for line in lines)
     verdict = next(line for line in lines if line["step"] == step)
-    assert verdict["action"] == str(thrown) and verdict["mode"] == "exact"
+    assert verdict["action"] == thrown and verdict["mode"] == "exact" and verdict["seat"] == game.seat
     assert verdict["mistake"] is True and verdict["best"] == [winning]
     assert verdict["before"]["result"] == "win" and verdict["after"]["result"] == "loss"
     assert verdict["cost"] == 1.0 and verdict["durak"][verdict["seat"]] == 1.0
