@@ -124,10 +124,10 @@ def _side(game: Game, seat: int) -> frozenset[int]:
 def _exact(solver: Solver, game: Game, action: Action, step: int, started: float) -> Review:
     seat = game.to_act
     assert seat is not None
-    values = solver.action_values(game)
-    before = max(values.values(), key=Value.rank)
-    best = tuple(str(a) for a, v in values.items() if v.result == before.result)
-    after = values[action]
+    results = solver.action_results(game)
+    before = solver.value(game)
+    best = tuple(str(a) for a, result in results.items() if result == before.result)
+    after = solver.action_value(game, action)
     durak = [0.0] * game.players
     if after.result != "draw":
         durak[1 - seat if after.result == "win" else seat] = 1.0

@@ -270,15 +270,24 @@ class Solver:
         finally:
             self.nodes += search.nodes
 
+    def _result(self, game: Game, seat: int) -> Result:
+        if game.is_over():
+            score = terminal_score(game, (seat,))
+        else:
+            score = (1 if seat == 0 else -1) * self._score(game, -1, 1, self.max_nodes)
+        return "win" if score > 0 else "loss" if score < 0 else "draw"
+
     def _value(self, game: Game, seat: int, bout: int) -> Value:
+        if game.is_over():
+            return Value.of(terminal_score(game, (seat,)), bout)
         sign = 1 if seat == 0 else -1
-        score = sign * self._score(game, -1, 1, self.max_nodes)
-        if score == 0:
+        result = self._result(game, seat)
+        if result == "draw":
             return Value("draw", 0)
         try:
             exact = sign * self._score(game, -INFINITY, INFINITY, self.bout_nodes)
         except SearchAborted:
-            return Value("win" if score > 0 else "loss", None)
+            return Value(result, None)
         return Value.of(exact, bout)
 
     def _check(self, game: Game) -> int:
@@ -292,13 +301,23 @@ class Solver:
         """The value of ``game`` for the seat to act."""
         return self._value(game, self._check(game), game.bout)
 
+    def action_value(self, game: Game, action: Action) -> Value:
+        """The value of ``action`` for the seat to act."""
+        seat = self._check(game)
+        child = game.clone()
+        child.push(action)
+        return self._value(child, seat, game.bout)
+
     def action_values(self, game: Game) -> dict[Action, Value]:
         """The value, for the seat to act, of each of its legal actions."""
+        return {action: self.action_value(game, action) for action in game.legal_actions()}
+
+    def action_results(self, game: Game) -> dict[Action, Result]:
+        """The result of each legal action for the seat to act, without the bouts (far cheaper)."""
         seat = self._check(game)
-        out: dict[Action, Value] = {}
+        out: dict[Action, Result] = {}
         for action in game.legal_actions():
             child = game.clone()
             child.push(action)
-            out[action] = self._value(child, seat, game.bout) if not child.is_over() else Value.of(
-                terminal_score(child, (seat,)), game.bout)
+            out[action] = self._result(child, seat)
         return out

@@ -26,8 +26,7 @@ def stored_game(versions: list[BotVersion], kind: str = Match.Kind.CHALLENGE, re
         played = play_game(Rules.preset("classic", players=2), [make_bot("gentle", 1), make_bot("random", 2)], seed=7)
         record = played.record()
     game = replay(record).game
-    outcome = game.outcome
-    assert outcome is not None
+    outcome = record.result
     match = Match.objects.create(kind=kind, status=Match.Status.RUNNING, task_id="t", preset="classic", players=2,
                                  deals=1, seed="7", rated=False, move_s=1, bank_s=10, start_s=10)
     MatchEntry.objects.bulk_create(MatchEntry(match=match, index=i, version=v) for i, v in enumerate(versions))
