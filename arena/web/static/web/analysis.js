@@ -44,7 +44,7 @@
   const pretty = (action) => action.replace(/\b([2-9TJQKA])([SHDC])\b/g,
     (_m, rank, suit) => (rank === "T" ? "10" : rank) + { S: "♠", H: "♥", D: "♦", C: "♣" }[suit]);
   const value = (v) => ("durak" in v
-    ? fmt(_("durak %(chance)s%% ± %(error)s"), { chance: Math.round(100 * v.durak), error: Math.round(100 * v.se) })
+    ? fmt(_("durak %(chance)s ± %(error)s"), { chance: v.durak.toFixed(2), error: v.se.toFixed(2) })
     : v.result === "draw" ? _("draw")
       : v.bouts === null ? (v.result === "win" ? _("win") : _("loss"))
         : fmt(v.result === "win" ? window.ngettext("win in %(bouts)s bout", "win in %(bouts)s bouts", v.bouts)
@@ -135,7 +135,7 @@
               return fmt(_("step %(step)s: seat %(seat)s %(action)s"), { step: r.step + 1, seat: r.seat, action: pretty(r.action) })
                 + (kind ? ` (${kind === "mistake" ? _("mistake") : _("inaccuracy")})` : "");
             },
-            label: (item) => fmt(_("%(seat)s: durak %(chance)s%%"), { seat: item.dataset.label, chance: Math.round(100 * item.parsed.y) }),
+            label: (item) => fmt(_("%(seat)s: durak %(chance)s"), { seat: item.dataset.label, chance: item.parsed.y.toFixed(2) }),
           },
         },
       },
