@@ -18,7 +18,8 @@ legal action is scored by the share of sampled deals on which a playout after it
   Random playouts are far weaker in Durak (they take and throw in without sense).
 - **Perfect information.** When nothing is hidden any more (typically two players left and an empty
   stock), sampling is pointless: the bot runs an iterative-deepening alpha-beta search on the true
-  position instead (``bots_sdk.analysis.solver``, the search ``durak analyze`` uses to the end), with playouts as leaf values, and stops deepening once the result is exact.
+  position instead (``bots_sdk.analysis.solver``, which ``durak analyze`` runs to the end), with
+  playouts as leaf values, and stops deepening once the result is exact.
 
 The playout code reads the engine's internal attributes (``_hands``, ``_att``, ``_cov``, ``_sleft``,
 ``_defender``, ``_taken``) and the ``Action`` fields ``_k`` / ``_a`` / ``_b`` directly: the public

@@ -30,6 +30,8 @@ def missed_win(name: str = "seed-332") -> MissedWin:
     game.apply(thrown)
     bot = GentleBot(seed=1)
     while not game.is_over():
-        game.push(bot.choose_action(game.observation(game.to_act)))
+        acting = game.to_act
+        assert acting is not None
+        game.push(bot.choose_action(game.observation(acting)))
     record = GameRecord.from_game(game, [SeatInfo("gentle", "1"), SeatInfo("strong", "1")])
     return MissedWin(record, step, seat, str(thrown), winning)

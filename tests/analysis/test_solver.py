@@ -60,7 +60,9 @@ def small_endgames(count: int, cards: int) -> list[Game]:
                 if perfect_information(game) and held <= cards and len(game.legal_actions()) > 1:
                     found.append(game.clone())
                     break
-                game.push(bot.choose_action(game.observation(game.to_act)))
+                seat = game.to_act
+                assert seat is not None
+                game.push(bot.choose_action(game.observation(seat)))
             if len(found) == count:
                 return found
     raise AssertionError(f"only {len(found)} endgames found")

@@ -20,7 +20,9 @@ def version_of(owner: User, name: str, description: str = "") -> BotVersion:
                                      status=BotVersion.Status.ACTIVE)
 
 
-def stored_game(versions: list[BotVersion], kind: str = Match.Kind.CHALLENGE, record: GameRecord | None = None) -> Match:
+def stored_game(
+    versions: list[BotVersion], kind: str = Match.Kind.CHALLENGE, record: GameRecord | None = None
+) -> Match:
     """A match of one real game (reference bots played in-process, or ``record``), stored as a worker stores it."""
     if record is None:
         played = play_game(Rules.preset("classic", players=2), [make_bot("gentle", 1), make_bot("random", 2)], seed=7)

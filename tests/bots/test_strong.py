@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bots_sdk.bots import REFERENCE_BOTS, GentleBot, StrongBot, make_bot
 from bots_sdk.analysis.solver import Search
+from bots_sdk.bots import REFERENCE_BOTS, GentleBot, StrongBot, make_bot
 from bots_sdk.bots.strong import _perfect_information
 from bots_sdk.engine import PRESETS, Action, Game, Rules
 from bots_sdk.engine.errors import InvalidRulesError

@@ -101,7 +101,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows, "latency": match_latency(match),
         "error": error_for(match.error, request.user, [entry.version.bot.owner_id for entry in entries]),
         "layout": " vs ".join(map(team_label, layout)) if layout else "",
-        "analysing": any(a.status in (GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING) for a in analyses.values()),
+        "analysing": any(a.status in (GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)
+                         for a in analyses.values()),
         "unanalysed": match.status == Match.Status.DONE and any(
             row.analysis is None or row.analysis.status == GameAnalysis.Status.FAILED for row in rows),
     })

@@ -28,7 +28,9 @@ def forfeited(seed: int) -> GameRecord:
     game = BotGame.new(Rules.preset("classic", players=2), seed=seed)
     bot = GentleBot(seed=seed)
     for _ in range(4):
-        game.push(bot.choose_action(game.observation(game.to_act)))
+        seat = game.to_act
+        assert seat is not None
+        game.push(bot.choose_action(game.observation(seat)))
     assert game.to_act is not None
     game.forfeit(game.to_act, Reason.TIMEOUT, "no answer within 1.0 s")
     return GameRecord.from_game(game)
