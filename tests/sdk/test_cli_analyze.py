@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bots_sdk.bots import make_bot
 from bots_sdk.cli.main import main
-from bots_sdk.engine import GameRecord
+from bots_sdk.engine import GameRecord, Rules
+from bots_sdk.local import play_game
 from tests.analysis.games import missed_win
 from tests.bots.test_strong import endgame
 
@@ -77,3 +79,16 @@ def test_an_illegal_action_names_its_step(capsys: pytest.CaptureFixture[str], tm
     status, out, err = run(capsys, "analyze", str(path))
     assert status == 2 and out == ""
     assert "step" in err and "attack 2S" in err and "illegal" in err
+
+
+def test_three_players_get_estimates_only_down_to_the_last_decision(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    rules = Rules.preset("classic", players=3)
+    played = play_game(rules, [make_bot("gentle", seat) for seat in range(3)], seed=5)
+    path = tmp_path / "three.json"
+    played.record().write(path)
+    status, out, _ = run(capsys, "analyze", str(path), "--json", "--samples", "2")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and len(lines) == len(played.record().actions)
+    assert {line["mode"] for line in lines} == {"estimate"}
+    assert all(len(line["durak"]) == 3 and sum(line["durak"]) <= 1.0 + 1e-9 for line in lines)
