@@ -204,16 +204,20 @@ def analyze(
     if solver is None and record.rules.players == 2:
         ctx = PlayoutContext(game)
         solver = Solver(order=lambda position: ordered(position, ctx))
+    too_big = math.inf
+    """Cards in play at the last position the solver gave up on: positions as large are not tried again (each
+    try costs the whole budget); a later, smaller one is."""
     for step in result.steps:
         if step.forced:
             continue
         action = next(a for a in game.legal_actions() if str(a) == step.action)
         started = time.perf_counter()
         review = None
-        if solver is not None and perfect_information(game):
+        size = game.hand_size(0) + game.hand_size(1) + 2 * len(game.table())
+        if solver is not None and perfect_information(game) and size < too_big:
             try:
                 review = _exact(solver, game, action, step.step, started)
             except SearchAborted:
-                review = None  # too deep for the budget: the estimate says what it can
+                too_big = size  # too deep for the budget: the estimate says what it can
         yield review or _estimate(game, action, step.step, samples, threshold, rng, started)
         game.push(action)

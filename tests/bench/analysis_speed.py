@@ -6,7 +6,8 @@ take, how many decisions the solver covers, and how often each bot makes a mista
 Each game is dealt by seed ``analysis-<i>`` with the bots' seats alternating, played by ``play_game``, then
 analysed as ``durak analyze`` does (``bots_sdk.analysis.review.analyze``, ``S`` sampled deals per estimated
 decision). Reported: per game, the seconds of the exact part (empty stock: the solver) and of the estimated
-part (sampled deals and playouts), each as a mean and the slowest game; the share of decisions with an exact
+part (sampled deals and playouts; a position the solver gave up on counts here), each as a mean, a
+median and the slowest game; the share of decisions with an exact
 verdict; per bot, mistakes (a result the solver proves thrown away) and inaccuracies (an estimated durak
 chance up by more than the threshold) per 100 games, and the durak rate for context.
 
@@ -76,9 +77,9 @@ def summary(games: list[GameFigures], args: argparse.Namespace) -> dict[str, Any
     exact = sum(g.exact for g in games)
     return {
         "games": n, "samples": args.samples, "budget_ms": args.budget_ms,
-        "exact_s_mean": statistics.fmean(g.exact_s for g in games), "exact_s_max": max(g.exact_s for g in games),
-        "estimate_s_mean": statistics.fmean(g.estimate_s for g in games),
-        "estimate_s_max": max(g.estimate_s for g in games),
+        **{f"{part}_s_{name}": stat(getattr(g, f"{part}_s") for g in games)
+           for part in ("exact", "estimate")
+           for name, stat in (("mean", statistics.fmean), ("median", statistics.median), ("max", max))},
         "decisions_per_game": decisions / n, "exact_per_game": exact / n,
         "exact_share": exact / decisions if decisions else 0.0,
         "per_100_games": {bot: {"mistakes": 100 * sum(g.mistakes[bot] for g in games) / n,
@@ -105,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     figures = summary(games, args)
     print(f"durak analyze on {figures['games']} two-player classic games, gentle against strong "
           f"({args.samples} sampled deals an estimated decision, strong {args.budget_ms:g} ms a move)")
-    print(f"{'part':<10}{'mean s/game':>13}{'max s/game':>12}")
-    print(f"{'exact':<10}{figures['exact_s_mean']:>13.2f}{figures['exact_s_max']:>12.2f}")
-    print(f"{'estimate':<10}{figures['estimate_s_mean']:>13.2f}{figures['estimate_s_max']:>12.2f}")
+    print(f"{'part':<10}{'mean s/game':>13}{'median':>9}{'max':>9}")
+    for part in ("exact", "estimate"):
+        print(f"{part:<10}{figures[f'{part}_s_mean']:>13.2f}{figures[f'{part}_s_median']:>9.2f}"
+              f"{figures[f'{part}_s_max']:>9.2f}")
     print(f"decisions per game {figures['decisions_per_game']:.1f}, exact verdicts {figures['exact_per_game']:.1f} "
           f"({100 * figures['exact_share']:.0f} %)")
     print(f"{'per 100 games':<14}{'mistakes':>10}{'inaccuracies':>14}{'durak rate':>12}")
