@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from arena.ratings.models import Rating, RatingPoint
 from arena.ratings.services import ladder_for
 from tests.analysis.games import missed_win
-from tests.arena.conftest import shoot
+from tests.arena.conftest import ROOT, shoot
 from tests.arena.visitors import stored_game, version_of
 from tests.worker.test_celery_task import start_worker, stop
 
@@ -82,7 +82,7 @@ def test_a_visitor_asks_for_an_analysis_and_the_replay_marks_the_mistake_and_the
     page.click("#analysis button")
     expect(page.locator(".analysis-cell")).to_contain_text("analysis queued")
     database = connection.settings_dict
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.django_settings", "PYTHONPATH": str(Path.cwd()),
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.django_settings", "PYTHONPATH": str(ROOT),
            "DATABASE_URL": "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(**database)}
     worker = start_worker(env, tmp_path / "worker.log", queues="analysis")
     try:
@@ -110,6 +110,8 @@ def test_a_visitor_asks_for_an_analysis_and_the_replay_marks_the_mistake_and_the
 
     page.goto(f"{url}/matches/{match.pk}/")
     expect(page.locator(".analysis-cell")).to_contain_text("1 mistake")
+    expect(page.locator("#analysis")).to_have_count(0)  # nothing left to ask for
+    shoot(page, "visitor-06-match-analysis")
     loser = (sly, fox)[game.seat].bot.name
     page.goto(f"{url}/bots/{loser}/")
     expect(page.locator("#costly-games")).to_contain_text(f"game 1 of match #{match.pk}")
