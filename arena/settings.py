@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "arena.sprt",
     "arena.stats",
     "arena.tables",
+    "arena.analysis",
     "arena.ops",
     "arena.web",
     "arena.api",
@@ -206,7 +207,13 @@ ARENA_REAPER_EVERY_MINUTES = env.int("ARENA_REAPER_EVERY_MINUTES", default=1)
 ARENA_MATCH_DONE_HOOKS = [
     "arena.tournaments.services.tournament_match_done",
     "arena.sprt.services.sprt_match_done",
+    "arena.analysis.services.analysis_match_done",
 ]
+# Analysis (arena/analysis/, queue `analysis`): every stored game is analysed after its match unless switched off;
+# the sampled deals per estimated decision; a running analysis is taken again after this long (its worker died).
+ARENA_ANALYSIS = env.bool("ARENA_ANALYSIS", default=True)
+ARENA_ANALYSIS_SAMPLES = env.int("ARENA_ANALYSIS_SAMPLES", default=32)
+ARENA_ANALYSIS_STALE_S = env.float("ARENA_ANALYSIS_STALE_S", default=1800.0)
 
 # Celery (worker/celery.py reads these through config_from_object with the CELERY_ namespace).
 # Without CELERY_BROKER_URL the broker is a folder under var/ (kombu's filesystem transport): a laptop

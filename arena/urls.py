@@ -22,5 +22,6 @@ urlpatterns = [
     path("sprt/", include("arena.sprt.urls")),
     path("stats/", include("arena.stats.urls")),
     path("tables/", include("arena.tables.urls")),
+    path("", include("arena.analysis.urls")),
     path("", include("arena.web.urls")),
 ]

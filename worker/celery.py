@@ -53,6 +53,8 @@ _SETTINGS = {
             "worker.tasks.play_match_spec", "arena.matches.play_match", "arena.bots.admit_version")},
         # A table's game waits on people for minutes: its own workers, so open tables never hold up matches.
         "arena.tables.play_table": {"queue": "tables"},
+        # Analysing a game is minutes of CPU and runs no bot: its own workers, so it never delays a match.
+        "arena.analysis.analyze_next": {"queue": "analysis"},
     },
     "task_default_queue": "default",
 }

@@ -190,6 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            "--loglevel", "INFO"])
         children.start("tables", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "tables",
                                   "--concurrency", str(TABLE_WORKERS), "--hostname", "tables@%h", "--loglevel", "INFO"])
+        # Game analysis (queue `analysis`): CPU for minutes and no bots, so one process of its own.
+        children.start("analysis", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "analysis",
+                                    "--concurrency", "1", "--hostname", "analysis@%h", "--loglevel", "INFO"])
         children.start("beat", [python, "-m", "celery", "-A", "worker.celery", "beat", "--loglevel", "INFO",
                                 "--schedule", str(Path(settings.VAR_DIR) / "beat-schedule")])
         children.start("web", [python, "-m", "gunicorn", "arena.wsgi", "--bind", f"{args.host}:{args.port}",

@@ -18,7 +18,8 @@ legal action is scored by the share of sampled deals on which a playout after it
   Random playouts are far weaker in Durak (they take and throw in without sense).
 - **Perfect information.** When nothing is hidden any more (typically two players left and an empty
   stock), sampling is pointless: the bot runs an iterative-deepening alpha-beta search on the true
-  position instead, with playouts as leaf values, and stops deepening once the result is exact.
+  position instead (``bots_sdk.analysis.solver``, which ``durak analyze`` runs to the end), with
+  playouts as leaf values, and stops deepening once the result is exact.
 
 The playout code reads the engine's internal attributes (``_hands``, ``_att``, ``_cov``, ``_sleft``,
 ``_defender``, ``_taken``) and the ``Action`` fields ``_k`` / ``_a`` / ``_b`` directly: the public
@@ -42,6 +43,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from bots_sdk.analysis.solver import INFINITY, Search, SearchAborted, terminal_score
 from bots_sdk.bot import Bot
 from bots_sdk.bots.gentle import (
     BEAT_WEIGHT,
@@ -88,12 +90,12 @@ MAX_DEFENCES_PER_TARGET = 2
 card of a kind is never better in practice, and pruning it keeps wide multi-card positions searchable."""
 
 
-class _DeadlineError(Exception):
+class _DeadlineError(SearchAborted):
     """Raised inside a search when the deadline passes (or a fixed playout count is used up);
     the caller keeps its last complete result."""
 
 
-class _Context:
+class PlayoutContext:
     """Per-game constants of the playout policy, computed once per decision rather than per step."""
 
     __slots__ = ("beaters", "exchange", "frac", "full_stock", "transfer", "trump", "trump_mask")
@@ -111,19 +113,19 @@ class _Context:
         self.transfer = rules.transfer
 
 
-def _fullness(game: Game, ctx: _Context) -> float:
+def _fullness(game: Game, ctx: PlayoutContext) -> float:
     left: int = game._sleft
     return min(1.0, left / ctx.full_stock)
 
 
-def _value(c: int, ctx: _Context, fullness: float) -> float:
+def _value(c: int, ctx: PlayoutContext, fullness: float) -> float:
     """What keeping card ``c`` is worth: gentle's card value (trumps dearer while the stock is full)."""
     if c >> 4 == ctx.trump:
         return (TRUMP_BASE + TRUMP_SPAN * ctx.frac[c]) * (1.0 + EARLY_TRUMP_PREMIUM * fullness)
     return NON_TRUMP_TOP * ctx.frac[c]
 
 
-def _policy(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
+def policy(game: Game, legal: Sequence[Action], ctx: PlayoutContext) -> Action:
     """The playout move for the seat to act: gentle's rules of thumb on bitmasks, no randomness."""
     last = legal[-1]._k
     if ctx.exchange:
@@ -137,7 +139,7 @@ def _policy(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     return _lead(game, legal, ctx)
 
 
-def _lead(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
+def _lead(game: Game, legal: Sequence[Action], ctx: PlayoutContext) -> Action:
     """The cheapest card, pairs first; with an empty stock, a card the defender cannot beat first."""
     hand: int = game._hands[game._to_act]  # type: ignore[index]
     stock: int = game._sleft
@@ -159,7 +161,7 @@ def _lead(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     return best
 
 
-def _throw_in(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
+def _throw_in(game: Game, legal: Sequence[Action], ctx: PlayoutContext) -> Action:
     """Add a cheap card the defender cannot beat (or, onto a take, one we are glad to lose), or pass."""
     stock: int = game._sleft
     fullness = _fullness(game, ctx)
@@ -194,7 +196,7 @@ def _throw_in(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     return best
 
 
-def _defend(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
+def _defend(game: Game, legal: Sequence[Action], ctx: PlayoutContext) -> Action:
     """Beat everything with the cheapest cards unless a take (or a cheap transfer) costs less."""
     hand: int = game._hands[game._to_act]  # type: ignore[index]
     fullness = _fullness(game, ctx)
@@ -245,14 +247,14 @@ def _defend(game: Game, legal: Sequence[Action], ctx: _Context) -> Action:
     return first
 
 
-def _playout(game: Game, ctx: _Context, deadline: float | None) -> None:
+def playout(game: Game, ctx: PlayoutContext, deadline: float | None) -> None:
     """Play ``game`` to its end with the policy; raise ``_DeadlineError`` past ``deadline`` (checked every 8 steps)."""
     legal_actions = game.legal_actions
     push = game.push
     clock = time.perf_counter
     steps = 0
     while game._outcome is None:
-        push(_policy(game, legal_actions(), ctx))
+        push(policy(game, legal_actions(), ctx))
         steps += 1
         if deadline is not None and not steps & 7 and clock() > deadline:
             raise _DeadlineError
@@ -270,7 +272,7 @@ def _score(game: Game, team: frozenset[int]) -> float:
     return 0.0 if outcome.durak in team else 1.0
 
 
-def _candidates(legal: Sequence[Action], ctx: _Context) -> list[Action]:
+def candidates(legal: Sequence[Action], ctx: PlayoutContext) -> list[Action]:
     """The actions worth searching: every attack, take, pass and transfer, but per attack card only the
     ``MAX_DEFENCES_PER_TARGET`` cheapest same-suit and trump beaters."""
     out: list[Action] = []
@@ -332,26 +334,26 @@ class StrongBot(Bot):
         except ValueError:
             # No deal fits (e.g. an observation we cannot explain): play the heuristic rather than fail.
             return self._fallback.choose_action(observation)
-        ctx = _Context(game)
-        candidates = _candidates(legal, ctx)
-        if len(candidates) == 1:
-            return candidates[0]
+        ctx = PlayoutContext(game)
+        choices = candidates(legal, ctx)
+        if len(choices) == 1:
+            return choices[0]
         # The policy's own choice goes first: it wins ties and orders the alpha-beta search.
-        preferred = _policy(game, legal, ctx)
-        candidates.sort(key=lambda a: a is not preferred)
+        preferred = policy(game, legal, ctx)
+        choices.sort(key=lambda a: a is not preferred)
         if _perfect_information(observation):
-            return self._solve(game, candidates, ctx, frozenset((observation.seat, *observation.partners)), deadline)
-        return self._pimc(observation, game, candidates, ctx, deadline)
+            return self._solve(game, choices, ctx, frozenset((observation.seat, *observation.partners)), deadline)
+        return self._pimc(observation, game, choices, ctx, deadline)
 
     # ------------------------------------------------------------------ hidden information: PIMC
 
     def _pimc(
-        self, obs: Observation, first: Game, candidates: list[Action], ctx: _Context, deadline: float | None
+        self, obs: Observation, first: Game, choices: list[Action], ctx: PlayoutContext, deadline: float | None
     ) -> Action:
         """Score each candidate on the same sampled deals; drop the clearly worse ones at checkpoints."""
         team = frozenset((obs.seat, *obs.partners))
-        results: dict[Action, list[float]] = {a: [] for a in candidates}
-        active = list(candidates)
+        results: dict[Action, list[float]] = {a: [] for a in choices}
+        active = list(choices)
         rounds = 0
         sample: Game | None = first
         limit = self._samples
@@ -366,7 +368,7 @@ class StrongBot(Bot):
                 for action in active:
                     child = game.clone()
                     child.push(action)
-                    _playout(child, ctx, deadline)
+                    playout(child, ctx, deadline)
                     round_scores.append(_score(child, team))
                 # Only whole rounds are kept, so every surviving action has the same (paired) deals.
                 for action, score in zip(active, round_scores):
@@ -379,111 +381,69 @@ class StrongBot(Bot):
         best = max(active, key=lambda a: _mean(results[a]))  # max keeps the first (preferred) on ties
         self.last_stats = {
             "mode": "pimc", "rounds": rounds,
-            "means": {str(a): (_mean(results[a]), len(results[a])) for a in candidates},
+            "means": {str(a): (_mean(results[a]), len(results[a])) for a in choices},
         }
         return best
 
     # ------------------------------------------------------------------ nothing hidden: alpha-beta
 
     def _solve(
-        self, game: Game, candidates: list[Action], ctx: _Context, team: frozenset[int], deadline: float | None
+        self, game: Game, actions: list[Action], ctx: PlayoutContext, team: frozenset[int], deadline: float | None
     ) -> Action:
-        """Iterative deepening alpha-beta on the true position, playouts as leaf values.
+        """Iterative deepening alpha-beta on the true position (``bots_sdk.analysis.solver``), playouts as leaf
+        values.
 
         Depth counts decisions. It stops when a depth's result is exact (no leaf needed a playout;
         a win seen only by playouts is no proof, so it does not stop the deepening), at the deadline
         (keeping the last complete depth), or, with a fixed ``samples`` count, once as many playouts
         as PIMC would spend (``samples`` per candidate) are used up.
         """
-        best = candidates[0]
-        best_value = -1.0
+        best = actions[0]
+        best_value = -INFINITY
         depth = 0
-        values: dict[str, float] = {}
-        playouts = None if self._samples is None else self._samples * len(candidates)
+        values: dict[str, int] = {}
+        leaves = _Leaves(team, ctx, deadline, None if self._samples is None else self._samples * len(actions))
         for depth in range(1, MAX_DEPTH + 1):
-            search = _AlphaBeta(team, ctx, deadline, playouts)
+            search = Search(team, moves=lambda g: ordered(g, ctx, candidates(g.legal_actions(), ctx)),
+                            leaf=leaves, deadline=deadline)
             try:
-                depth_best, depth_value, values = search.root(game, candidates, depth)
-            except _DeadlineError:
+                best, best_value, values = search.best(game, actions, depth)
+            except SearchAborted:
                 depth -= 1
                 break
-            best, best_value = depth_best, depth_value
-            playouts = search.playouts_left
             if search.exact:
                 break
         self.last_stats = {"mode": "solve", "depth": depth, "value": best_value, "values": values}
         return best
 
 
-class _AlphaBeta:
-    """One fixed-depth alpha-beta pass; our team maximises, every other seat minimises our score."""
+class _Leaves:
+    """A depth-limited search's leaf value: a playout's score, within the deadline and the playout count."""
 
-    def __init__(self, team: frozenset[int], ctx: _Context, deadline: float | None, playouts_left: int | None) -> None:
+    def __init__(self, team: frozenset[int], ctx: PlayoutContext, deadline: float | None, left: int | None) -> None:
         self.team = team
         self.ctx = ctx
         self.deadline = deadline
-        self.playouts_left = playouts_left
-        """Leaf playouts this pass may still run (``None``: no count, only the deadline)."""
-        self.exact = True
-        """No leaf of this pass was scored by a playout, so its values are the game's true values."""
-        self.nodes = 0
+        self.left = left
+        """Playouts still allowed (``None``: no count, only the deadline)."""
 
-    def root(self, game: Game, candidates: list[Action], depth: int) -> tuple[Action, float, dict[str, float]]:
-        best = candidates[0]
-        best_value = -1.0
-        values: dict[str, float] = {}
-        for action in candidates:
-            child = game.clone()
-            child.push(action)
-            # A window starting at the best so far: worse actions fail low (their value is then only an
-            # upper bound, never above the best), and ties keep the earlier action.
-            value = self.search(child, depth - 1, best_value, 2.0)
-            values[str(action)] = value
-            if value > best_value:
-                best, best_value = action, value
-            if best_value >= 1.0:
-                break
-        return best, best_value, values
+    def __call__(self, game: Game) -> int:
+        if self.left is not None:
+            if self.left <= 0:
+                raise _DeadlineError
+            self.left -= 1
+        leaf = game.clone()
+        playout(leaf, self.ctx, self.deadline)
+        return terminal_score(leaf, self.team)
 
-    def search(self, game: Game, depth: int, alpha: float, beta: float) -> float:
-        if game._outcome is not None:
-            return _score(game, self.team)
-        self.nodes += 1
-        if self.deadline is not None and not self.nodes & 3 and time.perf_counter() > self.deadline:
-            raise _DeadlineError
-        if depth <= 0:
-            self.exact = False
-            if self.playouts_left is not None:
-                if self.playouts_left <= 0:
-                    raise _DeadlineError
-                self.playouts_left -= 1
-            leaf = game.clone()
-            _playout(leaf, self.ctx, self.deadline)
-            return _score(leaf, self.team)
-        legal = game.legal_actions()
-        ctx = self.ctx
-        preferred = _policy(game, legal, ctx)
-        to_act = game._to_act
-        ordered = [preferred, *(a for a in _candidates(legal, ctx) if a is not preferred)]
-        maximise = to_act in self.team
-        best = -1.0 if maximise else 2.0
-        for action in ordered:
-            child = game.clone()
-            child.push(action)
-            value = self.search(child, depth - 1, alpha, beta)
-            if maximise:
-                if value > best:
-                    best = value
-                if best > alpha:
-                    alpha = best
-            else:
-                if value < best:
-                    best = value
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
-        return best
+
+def ordered(game: Game, ctx: PlayoutContext, actions: Sequence[Action] | None = None) -> list[Action]:
+    """``actions`` (default: every legal one) with the playout policy's choice first: the move ordering of a
+    search, where a good first guess makes alpha-beta cut most of the rest."""
+    legal = game.legal_actions()
+    preferred = policy(game, legal, ctx)
+    rest = legal if actions is None else actions
+    return [preferred, *(a for a in rest if a is not preferred)]
 
 
 def _mean(scores: list[float]) -> float:

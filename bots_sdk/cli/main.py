@@ -15,7 +15,7 @@ from typing import Any
 
 from bots_sdk import __version__
 from bots_sdk.botdir import BotSpecError
-from bots_sdk.cli import dataset_cmd, new_cmd, play_cmd, replay_cmd, selfplay_cmd, submit_cmd
+from bots_sdk.cli import analyze_cmd, dataset_cmd, new_cmd, play_cmd, replay_cmd, selfplay_cmd, submit_cmd
 from bots_sdk.engine import DurakError
 from bots_sdk.faults import BotFault
 from bots_sdk.native import engine_build
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     play_cmd.add_parser(commands)
     _add_grpc_commands(commands)
     replay_cmd.add_parser(commands)
+    analyze_cmd.add_parser(commands)
     selfplay_cmd.add_parser(commands)
     submit_cmd.add_parser(commands)
     dataset_cmd.add_parser(commands)

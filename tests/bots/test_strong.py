@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bots_sdk.analysis.solver import Search
 from bots_sdk.bots import REFERENCE_BOTS, GentleBot, StrongBot, make_bot
-from bots_sdk.bots.strong import MAX_DEPTH, _AlphaBeta, _Context, _perfect_information
+from bots_sdk.bots.strong import _perfect_information
 from bots_sdk.engine import PRESETS, Action, Game, Rules
 from bots_sdk.engine.errors import InvalidRulesError
 from bots_sdk.local import play_game
@@ -258,5 +259,5 @@ def test_strong_plays_for_its_team_not_just_its_seat(name: str) -> None:
     # maximise together. Scored for seat 2 alone, the same search would call the trap a win.
     child = game.clone()
     child.apply(trap)
-    assert _AlphaBeta(frozenset({0, 2}), _Context(child), None, None).search(child, MAX_DEPTH, -1.0, 2.0) == 0.0
-    assert _AlphaBeta(frozenset({2}), _Context(child), None, None).search(child, MAX_DEPTH, -1.0, 2.0) == 1.0
+    assert Search({0, 2}).value(child) < 0
+    assert Search({2}).value(child) > 0

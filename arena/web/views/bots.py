@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from arena.analysis.selectors import costliest_games
 from arena.bots.models import BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions
 from arena.bots.services import bot_update
@@ -51,6 +52,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         "ratings": version_ratings([active.pk]) if active else [],
         "history": history, "history_titles": ladder_titles(history), "opponents": bot_opponents(bot),
         "matches": recent_matches(15, bot=bot),
+        "costly": costliest_games(bot),
         "challenge_form": ChallengeForm(exclude_bot=bot.pk) if mine and active else None,
     })
 

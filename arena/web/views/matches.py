@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import pgettext
 
+from arena.analysis.models import GameAnalysis
+from arena.analysis.selectors import analyses_for_match
 from arena.bots.models import BotVersion
 from arena.matches.models import Game, GameSeat, Match
 from arena.matches.replay import TEAM_LETTERS, team_label
@@ -49,6 +51,7 @@ class GameRow:
     game: Game
     sides: list[TeamSide]
     """The game's teams; empty in individual play."""
+    analysis: GameAnalysis | None = None
 
 
 def team_layout(preset: str, players: int) -> Layout | None:
@@ -83,7 +86,8 @@ def match_list(request: HttpRequest) -> HttpResponse:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = match_get(pk)
     layout = team_layout(match.preset, match.players)
-    rows = [GameRow(game, game_sides(game, layout)) for game in match_games(match)]
+    analyses = analyses_for_match(match)
+    rows = [GameRow(game, game_sides(game, layout), analyses.get(game.pk)) for game in match_games(match)]
     # Per version, the seats it played as a team (they change with the rotations).
     played: dict[int, list[str]] = {}
     for row in rows:
@@ -99,4 +103,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows, "latency": match_latency(match),
         "error": error_for(match.error, request.user, [entry.version.bot.owner_id for entry in entries]),
         "layout": pgettext("teams", " vs ").join(map(team_label, layout)) if layout else "",
+        "analysing": any(a.status in (GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)
+                         for a in analyses.values()),
+        "unanalysed": match.status == Match.Status.DONE and any(
+            row.analysis is None or row.analysis.status == GameAnalysis.Status.FAILED for row in rows),
     })

@@ -341,6 +341,8 @@
     ui.forward.disabled = ui.last.disabled = i === LAST;
     ui.felt.classList.toggle("is-final", i === LAST);
     drawMoves(i);
+    // The analysis (web/analysis.js) marks the best move of a flagged step on the table.
+    root.dispatchEvent(new CustomEvent("replay:step", { detail: { step: i } }));
   }
 
   // ------------------------------------------------------------------ navigation
@@ -412,6 +414,7 @@
 
   // ------------------------------------------------------------------ wiring
 
+  root.addEventListener("replay:go", (event) => { stop(); go(event.detail.step); });
   ui.first.addEventListener("click", () => { stop(); go(0); });
   ui.back.addEventListener("click", () => { stop(); go(cur - 1); });
   ui.forward.addEventListener("click", () => { stop(); go(cur + 1, true); });

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    name = "arena.analysis"
+    label = "analysis"
+    verbose_name = "Game analysis"
