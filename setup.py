@@ -27,8 +27,10 @@ NATIVE_MODULES = (
     "bots_sdk/engine/determinize.py",
     "bots_sdk/engine/history.py",
     "bots_sdk/bots/strong.py",
+    "bots_sdk/analysis/solver.py",
 )
-"""What is compiled: the step function, the actions it reads per decision, and the strong bot's search.
+"""What is compiled: the step function, the actions it reads per decision, the exact endgame solver and
+the strong bot's search.
 Cards stay Python (the engine works on their indexes and bitmasks, not on ``Card`` objects). Rules stay
 Python too: a compiled dataclass checks its field types itself, before ``Rules`` can name the bad option."""
 

@@ -28,7 +28,7 @@ else:
         return lambda cls: cls
 
 PURE_ENV = "DURAK_PURE_PYTHON"
-COMPILED_PACKAGES = ("bots_sdk.engine.", "bots_sdk.bots.")
+COMPILED_PACKAGES = ("bots_sdk.engine.", "bots_sdk.bots.", "bots_sdk.analysis.")
 """The packages whose modules setup.py may compile (its ``NATIVE_MODULES``)."""
 _SUFFIX = EXTENSION_SUFFIXES[0]
 _SLACK_S = 2.0
@@ -62,7 +62,7 @@ def edited_source() -> str | None:
     root = os.path.dirname(os.path.abspath(__file__))
     built = None
     sources = []
-    for package in ("engine", "bots"):
+    for package in ("engine", "bots", "analysis"):
         with os.scandir(os.path.join(root, package)) as entries:
             for entry in entries:
                 if entry.name.endswith(_SUFFIX):

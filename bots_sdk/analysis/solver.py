@@ -38,6 +38,7 @@ from operator import attrgetter
 from typing import Final, Literal
 
 from bots_sdk.engine import Action, Game
+from bots_sdk.engine.game import GAME_SLOTS
 
 WIN: Final = 100_000
 """The score of a win in bout 0; a real game's win scores ``WIN - last_bout`` (``max_bouts`` is far below)."""
@@ -61,7 +62,7 @@ _IRRELEVANT: Final = frozenset({
 })
 _LISTS: Final = ("_att", "_cov", "_hands", "_out")
 """The slots holding lists, made tuples in a key."""
-_STATE_SLOTS: Final = tuple(sorted(set(Game.__slots__) - _IRRELEVANT - set(_LISTS)))
+_STATE_SLOTS: Final = tuple(sorted(set(GAME_SLOTS) - _IRRELEVANT - set(_LISTS)))
 """Every other slot of ``Game`` that decides what can still happen. Listed by exclusion, so a slot the engine
 adds later is part of the key (safe, maybe slower; a list added to the engine fails loudly as unhashable)
 rather than silently left out (wrong values)."""

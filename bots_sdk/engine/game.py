@@ -201,7 +201,7 @@ def _attacks_in(mask: int) -> list[Action]:
             *suits[mask & 0xFFFF_0000_0000_0000]]
 
 
-_SLOTS: Final = (
+GAME_SLOTS: Final = (
     "_apos", "_att", "_attacker", "_beaters", "_bout", "_bout_limit", "_cov", "_deck", "_def_start", "_defender",
     "_discard", "_dpos", "_draw_orders", "_drawn", "_early", "_exchange_ok", "_first_limit", "_hand_size",
     "_hands", "_history", "_known", "_legal", "_limit", "_max_bouts", "_members", "_multi", "_n", "_neighbours",
@@ -209,7 +209,8 @@ _SLOTS: Final = (
     "_sp", "_stand_ins", "_stock", "_streak", "_table", "_take_hand", "_taken", "_team_of", "_throw_orders",
     "_to_act", "_transfer", "_trump", "_trump_drawn_by", "_trump_mask", "_turn_up", "_watcher", "dealer", "rules",
 )
-"""``Game``'s slots (a compiled class has no ``__slots__`` to read back)."""
+"""``Game``'s slots, public for tools that key positions by them (the solver): a compiled class has no
+``__slots__`` to read back."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, it may still be subclassed (the tests' CheckedGame)
@@ -279,7 +280,7 @@ class Game:
     # Slots, not a ``__dict__``: every step reads and writes a few dozen of them, and a slot is
     # the fastest attribute Python has (a tenth off random play). ``_setup`` (or ``from_observation``)
     # sets them all and ``clone`` copies them all.
-    __slots__ = _SLOTS
+    __slots__ = GAME_SLOTS
     rules: Rules
     dealer: int
 

@@ -22,16 +22,16 @@ from bots_sdk.native import engine_build
 
 SDK = Path(bots_sdk.__file__).parent
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
-COMPILED = sorted(path for package in ("engine", "bots") for path in (SDK / package).glob(f"*{SUFFIX}")
+COMPILED = sorted(path for package in ("engine", "bots", "analysis") for path in (SDK / package).glob(f"*{SUFFIX}")
                   if "__mypyc" not in path.name)
 """The extension modules the build made (none where it had no C compiler)."""
 
 PROBE = """
 import json, sys
-import bots_sdk.engine, bots_sdk.bots.strong
+import bots_sdk.engine, bots_sdk.bots.strong, bots_sdk.analysis.solver
 from bots_sdk.native import engine_build
 print(json.dumps([engine_build(), {name: m.__file__ for name, m in sys.modules.items()
-                                   if name.startswith(("bots_sdk.engine.", "bots_sdk.bots."))}]))
+                                   if name.startswith(("bots_sdk.engine.", "bots_sdk.bots.", "bots_sdk.analysis."))}]))
 """
 
 

@@ -11,7 +11,7 @@ import pytest
 from bots_sdk import engine
 from bots_sdk.engine import Action, Game, InvalidDealError, Rules, Watcher
 from bots_sdk.engine.cards import Card
-from bots_sdk.engine.game import _SLOTS
+from bots_sdk.engine.game import GAME_SLOTS
 from tests.engine.helpers import CONFIGS, advance_random
 
 
@@ -115,7 +115,7 @@ def test_every_slot_of_a_game_is_in_its_glossary() -> None:
     # From the source: the compiled class keeps no docstring.
     tree = ast.parse((Path(engine.__file__).parent / "game.py").read_text())
     (doc,) = [ast.get_docstring(c) or "" for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "Game"]
-    assert [name for name in _SLOTS if f"``{name}``" not in doc] == []
+    assert [name for name in GAME_SLOTS if f"``{name}``" not in doc] == []
 
 
 def test_a_clone_copies_every_slot_and_owns_the_lists_it_changes() -> None:
@@ -123,7 +123,7 @@ def test_a_clone_copies_every_slot_and_owns_the_lists_it_changes() -> None:
     game = Game.new(Rules.preset("classic", players=3), 5)
     advance_random(game, random.Random(5), 20)
     clone = game.clone()
-    for name in _SLOTS:
+    for name in GAME_SLOTS:
         if name == "_watcher":
             assert clone._watcher is None
             continue
