@@ -182,8 +182,10 @@ def build(
             wheels = _install(install_sandbox, work, lines, limits)
         (work / BUILD_INFO).write_text(json.dumps({
             "name": spec.name, "version": spec.version, "language": spec.language, "entry": list(spec.entry),
-            "digest": digest, "requirements": lines, "wheels": wheels, "runtime": runtime_tag or None,
-            "python": "{}.{}".format(*sys.version_info[:2]), "toolchain": runtime_tag if recipe else None,
+            "digest": digest, "requirements": lines, "wheels": wheels,
+            "runtime": None if recipe is not None else runtime_tag or None,
+            "toolchain": runtime_tag if recipe is not None else None,
+            "python": "{}.{}".format(*sys.version_info[:2]),
         }, indent=1) + "\n")
         if (work / "venv").exists():
             seal(work / "venv", limits.venv_bytes, label="venv")

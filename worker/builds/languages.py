@@ -82,6 +82,7 @@ _HOST_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
 NPM_REGISTRY = "https://registry.npmjs.org/"
 NPM_LOCK = "package-lock.json"
 NPM_CACHE = "npm-cache"
+SEMVER = re.compile(r"\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?")
 NPM_FLAGS = ("--ignore-scripts", "--no-audit", "--no-fund", "--no-bin-links", "--no-update-notifier",
              "--loglevel=warn")
 """Every npm run of a build: no lifecycle script of any package (nor of the bot) runs, no symlinks are made."""
@@ -111,9 +112,12 @@ def check_npm_lock(src: Path) -> dict[str, object]:
     for where, package in packages.items():
         if where == "" or not isinstance(package, dict) or package.get("inBundle"):
             continue
-        resolved, integrity = package.get("resolved"), package.get("integrity")
-        if package.get("link") or not isinstance(resolved, str) or not resolved.startswith(NPM_REGISTRY):
-            raise BuildError(f"{NPM_LOCK}: {where}: resolved {resolved!r}: the arena installs packages from "
+        resolved, version, integrity = package.get("resolved"), package.get("version"), package.get("integrity")
+        # npm leaves ``resolved`` out for the default registry when omit-lockfile-registry-resolved is set
+        from_registry = resolved.startswith(NPM_REGISTRY) if isinstance(resolved, str) else (
+            resolved is None and isinstance(version, str) and SEMVER.fullmatch(version) is not None)
+        if package.get("link") or not from_registry:
+            raise BuildError(f"{NPM_LOCK}: {where}: {resolved or version!r}: the arena installs packages from "
                              f"{NPM_REGISTRY} only (no git, file, link or other registry dependencies)")
         if not isinstance(integrity, str) or not re.fullmatch(r"sha(512|384|256)-[A-Za-z0-9+/=]+", integrity):
             raise BuildError(f"{NPM_LOCK}: {where}: no integrity hash (run `npm install` again to write one)")
@@ -123,15 +127,15 @@ def check_npm_lock(src: Path) -> dict[str, object]:
 def npm_fetch(src: Path, deps: Path, limits: BuildLimits) -> None:
     """``npm ci`` on the host in a scratch folder holding only ``package.json`` and the lock, every script off,
     into the npm cache ``deps/npm-cache``; the scratch ``node_modules`` is thrown away (the sandbox installs
-    from the cache)."""
+    from the cache, and npm checks every tarball against the lock's integrity hash)."""
     check_npm_lock(src)
     scratch = deps / "fetch"
     scratch.mkdir()
     for name in ("package.json", NPM_LOCK):
         shutil.copyfile(src / name, scratch / name)
-    argv = ["/usr/bin/npm", "ci", *NPM_FLAGS, "--cache", str(deps / NPM_CACHE), "--registry", NPM_REGISTRY,
-            "--prefer-online", "--userconfig", os.devnull, "--globalconfig", os.devnull]
-    env = {**_HOST_ENV, "HOME": str(scratch), "npm_config_logs_dir": str(scratch / "logs")}
+    argv = ["/usr/bin/npm", "ci", *NPM_FLAGS, "--cache", str(deps / NPM_CACHE), "--prefer-online"]
+    # the worker's own npm configuration applies (a deployer's proxy or CA), as the worker's pip.conf does
+    env = {**os.environ, "npm_config_logs_dir": str(scratch / "logs")}
     try:
         result = subprocess.run(argv, capture_output=True, text=True, timeout=limits.download_s, check=False,
                                 stdin=subprocess.DEVNULL, cwd=scratch, env=env)
