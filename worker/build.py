@@ -57,6 +57,7 @@ from worker.builds.languages import RECIPES, Recipe
 from worker.builds.space import capped, sweep_stale
 from worker.sandbox.base import Sandbox, SandboxError
 from worker.sandbox.bwrap import BwrapSandbox
+from worker.sandbox.runtime import RuntimeUnavailable
 
 BUILD_INFO = "build.json"
 STALE_MARGIN_S = 600.0
@@ -266,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         built = build(args.upload, args.store)
-    except (BuildError, SandboxError, OSError) as error:
+    except (BuildError, SandboxError, RuntimeUnavailable, OSError) as error:
         print(f"python -m worker.build: {args.upload}: {error}", file=sys.stderr)
         return 1
     how = "already in the store" if built.cached else f"built in {time.perf_counter() - started:.1f} s"

@@ -12,7 +12,8 @@ dependencies fetched from the registry on the host, the build steps in the sandb
 - ``stored_mb``: the stored bot's size, which every start copies into its seat.
 
 The decision round trip of a built bot is ``tests/bench/grpc_latency.py STORE_ENTRY``. Needs root and a
-working bwrap; ``--smoke`` (the JavaScript kit, one start) says so and exits 0 where it cannot run.
+working bwrap; ``--smoke`` (python's bot, one start: the kits are built in CI by
+tests/worker/test_kits.py) says so and exits 0 where it cannot run.
 """
 
 from __future__ import annotations
@@ -62,11 +63,11 @@ def main() -> int:
     parser.add_argument("languages", nargs="*", metavar="LANG", help="default: python and every kit")
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--smoke", action="store_true", help="the JavaScript kit, one start")
+    parser.add_argument("--smoke", action="store_true", help="python's bot only, one start: that it runs")
     args = parser.parse_args()
     languages = args.languages or ["python", *LANGUAGES]
     if args.smoke:
-        languages, args.starts = ["javascript"], 1
+        languages, args.starts = ["python"], 1
     base = Path(tempfile.mkdtemp(prefix="durak-kit-bench-", dir="/tmp"))
     base.chmod(0o711)  # the build's and the bots' slot uids must reach the store
     try:

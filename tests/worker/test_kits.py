@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from worker.build import BuildError, IndexUnreachable, build
+from worker.build import IndexUnreachable, build
 from worker.builds.languages import RECIPES
 from worker.sandbox import SandboxUnavailable, procs
 from worker.sandbox.bwrap import BwrapSandbox
+from worker.sandbox.runtime import RuntimeUnavailable
 from worker.sandbox.slots import FIRST_UID
 
 KITS = ["javascript", "typescript"]
@@ -64,7 +65,7 @@ def test_a_new_bot_of_each_kit_builds_in_the_arena_and_passes_check(
 ) -> None:
     try:
         RECIPES[language].check_tools()
-    except BuildError as error:
+    except RuntimeUnavailable as error:
         pytest.skip(str(error))
     created = durak("new", "kit_bot", "--lang", language, "--dir", str(tmp_path), cwd=tmp_path)
     assert created.returncode == 0, created.stderr

@@ -12,8 +12,9 @@ A recipe has two halves, so that no code from a registry ever runs with the netw
    holds afterwards is the stored bot, played by the argv of ``bots_sdk.botdir.LANGUAGES``.
 
 ``tools`` are the host programs the recipe needs; a worker without one refuses the build saying which Debian
-package to install, and ``toolchain_tag`` (their versions) is part of the build's hash, so a toolchain upgrade
-rebuilds the bot instead of reusing a build made with the old one.
+package to install (as a fault of the worker, so the arena retries the build on another), and
+``toolchain_tag`` (their versions) is part of the build's hash, so a toolchain upgrade rebuilds the bot
+instead of reusing a build made with the old one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from worker.builds import MB, BuildError, BuildLimits
 from worker.builds.install import IndexUnreachable
 from worker.builds.sandboxed import tail
 from worker.builds.space import NO_SPACE
+from worker.sandbox.runtime import RuntimeUnavailable
 
 IN_SRC = "/bot/src"
 IN_DEPS = "/bot/deps"
@@ -57,10 +59,12 @@ class Recipe:
     """Tasks of the build's uid (compilers and package managers start threads)."""
 
     def check_tools(self) -> None:
+        """``RuntimeUnavailable`` (the worker's trouble, not the bot's: the arena retries elsewhere) for a
+        missing tool."""
         for tool, package in self.tools.items():
             if not os.access(tool, os.X_OK):
-                raise BuildError(f"this worker cannot build {self.language} bots: {tool} is missing "
-                                 f"(apt-get install -y {package})")
+                raise RuntimeUnavailable(f"this worker cannot build {self.language} bots: {tool} is missing "
+                                         f"(apt-get install -y {package})")
 
     def toolchain_tag(self) -> str:
         return _versions(self.version_argvs)
