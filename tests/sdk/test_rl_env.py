@@ -16,7 +16,7 @@ from bots_sdk.engine import Observation
 from bots_sdk.rl import encoding as e
 
 ROOT = Path(__file__).resolve().parents[2]
-NODE_BOT = ROOT / "bots_sdk" / "examples" / "node"
+NODE_BOT = ROOT / "bots_sdk" / "examples" / "javascript"
 POLICY_BOT = ROOT / "bots_sdk" / "examples" / "rl_policy"
 
 

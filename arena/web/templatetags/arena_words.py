@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+from arena.bots.languages import language_name
 from arena.matches.fault_words import fault_text
 from arena.matches.presets import preset_name
 from arena.matches.replay import reason_text
@@ -35,3 +36,9 @@ def notice(stored: str) -> str:
 def fault(detail: str) -> str:
     """A game's fault detail (kept English in the record) in the active language."""
     return fault_text(detail)
+
+
+@register.filter
+def language(code: str) -> str:
+    """A bot's language (``typescript``, ``cpp``, ``command``...) as the pages name it."""
+    return language_name(code)
