@@ -1,8 +1,13 @@
 """A bot on disk (docs/authors.md, ``bot.toml``): a folder with a ``bot.toml``, or a reference bot's name.
 
-``bot.toml`` names the bot, its language (``python``: a file that calls
-``bots_sdk.serve()``; ``command``: an argv list) and its entry. Errors name the
-file and the field, since this is the first thing a new author gets wrong.
+``bot.toml`` names the bot, its language and its entry: ``python`` (a file
+that calls ``bots_sdk.serve()``), ``command`` (an argv list), or one of the
+languages the arena builds (``LANGUAGES``: a file the bot's run argv names, which
+for a compiled language exists only once built). Errors name the file and the
+field, since this is the first thing a new author gets wrong.
+
+A built bot in the arena's store (``<store>/<name>/<version>-<hash>/``, as
+``python -m worker.build`` prints) is accepted too: its ``src/`` is the folder.
 """
 
 from __future__ import annotations
@@ -24,11 +29,53 @@ MANIFEST = "bot.toml"
 FOLDER_IGNORED = frozenset({"__pycache__", ".git", ".hg", ".venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 """Folders that are never part of a bot: caches, version control, a local virtualenv."""
 MANIFEST_KEYS = ("name", "version", "language", "entry", "requirements")
+STORED_SRC = "src"
+"""The folder of a built bot's store entry that holds the bot as it runs (worker/build.py)."""
 """Every key ``bot.toml`` may hold (``requirements`` is read by the arena's build step); any other is a typo."""
 
 
 class BotSpecError(ValueError):
     """A bot argument or manifest that does not describe a runnable bot."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Language:
+    """How a bot of a language the arena builds starts, from its folder once built.
+
+    The build itself (fetching dependencies, compiling in the sandbox) is the arena's recipe for the same
+    name, in worker/builds/languages.py; this half lives in the SDK because ``durak check`` and
+    ``durak play`` start bots too."""
+
+    name: str
+    """``language`` in ``bot.toml``."""
+    entry: str
+    """The default ``entry``: a file relative to the bot folder."""
+    run: tuple[str, ...]
+    """The argv that starts the bot, run in its folder; ``{entry}`` stands for the entry."""
+    built: bool
+    """Whether the entry is made by the build (and so absent from the sources an author uploads)."""
+    build_hint: str
+    """How an author builds the folder by hand, for the error when the entry is missing."""
+    outputs: tuple[str, ...] = ()
+    """Top-level folders the build makes: never uploaded (``durak submit``), copied (``durak new``) or built from."""
+    required: tuple[str, ...] = ()
+    """Files an upload must hold (a lock file: the arena installs exactly what it names)."""
+
+    def argv(self, entry: str) -> tuple[str, ...]:
+        return tuple(part.replace("{entry}", entry) for part in self.run)
+
+
+LANGUAGES: dict[str, Language] = {
+    language.name: language for language in (
+        Language("javascript", "bot.js", ("node", "{entry}"), built=False, build_hint="npm ci",
+                 outputs=("node_modules",), required=("package.json", "package-lock.json")),
+        Language("typescript", "dist/bot.js", ("node", "{entry}"), built=True, build_hint="npm ci && npm run build",
+                 outputs=("node_modules", "dist"), required=("package.json", "package-lock.json")),
+    )
+}
+"""The languages the arena builds, besides ``python`` and ``command`` (docs/authors.md, "Languages")."""
+LANGUAGE_NAMES = ("python", *LANGUAGES, "command")
+"""Every value ``language`` may take in ``bot.toml``."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,9 +85,9 @@ class BotSpec:
     name: str
     version: str
     language: str
-    """``reference``, ``python`` or ``command``."""
+    """``reference``, or one of ``LANGUAGE_NAMES``."""
     entry: tuple[str, ...]
-    """The python file, or the argv of a command bot; empty for a reference bot."""
+    """The python file, or the argv of any other bot (run in its folder); empty for a reference bot."""
     folder: Path | None = None
     venv: Path | None = None
     """A built environment for the bot (worker/build.py), used instead of the shared runtime."""
@@ -51,11 +98,31 @@ class BotSpec:
         return self.language in ("reference", "python")
 
 
-def load_spec(argument: str) -> BotSpec:
-    """A reference bot name (``random``) or a bot folder (``./mybot``, with a ``bot.toml``)."""
+def language_of(folder: Path) -> Language | None:
+    """The built language ``folder``'s ``bot.toml`` names, if any (None for python, command, or no valid manifest)."""
+    try:
+        language = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("language")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return LANGUAGES.get(language) if isinstance(language, str) else None
+
+
+def left_out(folder: Path) -> frozenset[str]:
+    """The top-level names of ``folder`` that are not part of the bot: caches, version control, build outputs."""
+    language = language_of(folder)
+    return FOLDER_IGNORED | frozenset(language.outputs if language is not None else ())
+
+
+def load_spec(argument: str, *, built: bool = True) -> BotSpec:
+    """A reference bot name (``random``), a bot folder (``./mybot``, with a ``bot.toml``) or a built bot's store entry.
+
+    ``built=False`` accepts the sources of a compiled bot, whose entry the build has yet to make (the arena
+    checks an upload so, before building it)."""
     if argument in REFERENCE_BOTS and not Path(argument).is_dir():
         return BotSpec(argument, "1", "reference", ())
     folder = Path(argument)
+    if not (folder / MANIFEST).is_file() and (folder / STORED_SRC / MANIFEST).is_file():
+        folder = folder / STORED_SRC
     manifest = folder / MANIFEST
     if not folder.is_dir():
         known = ", ".join(sorted(REFERENCE_BOTS))
@@ -80,20 +147,30 @@ def load_spec(argument: str) -> BotSpec:
     version = str(data.get("version", "1"))
     language = text("language", "python")
     if language == "python":
-        entry_file = text("entry", "bot.py")
-        if not (folder / entry_file).resolve().is_relative_to(folder.resolve()):
-            raise BotSpecError(f"{manifest}: entry: {entry_file!r} lies outside the bot folder")
-        if not (folder / entry_file).is_file():
-            raise BotSpecError(f"{manifest}: entry: {entry_file!r} does not exist in {folder}")
-        entry: tuple[str, ...] = (entry_file,)
+        entry: tuple[str, ...] = (_entry_file(folder, manifest, text("entry", "bot.py")),)
     elif language == "command":
         argv = data.get("entry")
         if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
             raise BotSpecError(f"{manifest}: entry: a command bot needs an argv list, e.g. [\"node\", \"bot.js\"]")
         entry = tuple(argv)
+    elif language in LANGUAGES:
+        kind = LANGUAGES[language]
+        hint = (f" (build it first: `{kind.build_hint}`, or as the arena does: `python -m worker.build {folder} "
+                "--store DIR`)") if kind.built else ""
+        entry_file = _entry_file(folder, manifest, text("entry", kind.entry), built or not kind.built, hint)
+        entry = kind.argv(entry_file)
     else:
-        raise BotSpecError(f"{manifest}: language: {language!r} is not 'python' or 'command'")
+        raise BotSpecError(f"{manifest}: language: {language!r} is not one of {', '.join(LANGUAGE_NAMES)}")
     return BotSpec(name, version, language, entry, folder.resolve())
+
+
+def _entry_file(folder: Path, manifest: Path, entry: str, must_exist: bool = True, hint: str = "") -> str:
+    """``entry``, checked to lie inside ``folder`` (and to exist there, unless a build is yet to make it)."""
+    if Path(entry).is_absolute() or not (folder / entry).resolve().is_relative_to(folder.resolve()):
+        raise BotSpecError(f"{manifest}: entry: {entry!r} lies outside the bot folder")
+    if must_exist and not (folder / entry).is_file():
+        raise BotSpecError(f"{manifest}: entry: {entry!r} does not exist in {folder}{hint}")
+    return entry
 
 
 def _check_keys(manifest: Path, data: dict[str, object]) -> None:

@@ -6,17 +6,20 @@
    every entry checked before and while extracting, links/devices refused,
    size/count/depth limits) or copies a folder under the same rules, and
    validates ``bot.toml`` with ``bots_sdk.botdir.load_spec``;
-2. if the manifest names ``requirements``, runs the install phase
+2. for a language of worker/builds/languages.py, fetches its dependencies on the host (no script runs)
+   and runs its build steps in a bwrap sandbox without network (worker/builds/compile.py) on a copy of
+   the folder, which then becomes ``src/``; a build log is stored as ``build.log``;
+   for Python, if the manifest names ``requirements``, runs the install phase
    (worker/builds/install.py): wheels downloaded on the host, binary only,
    then installed offline inside a bwrap sandbox into a venv that lives at
    ``/bot/venv`` in the sandbox, seeded with the runtime (grpcio, protobuf,
    bots_sdk). A bot without requirements gets no venv: it plays on the shared
    runtime (worker/sandbox/runtime.py);
 3. stores the result as ``<store>/<name>/<version>-<hash>/`` holding ``src/``,
-   ``venv/`` (if any), ``build.json`` and ``install.log``, root-owned and
+   ``venv/`` (if any), ``build.json`` and ``install.log`` or ``build.log``, root-owned and
    read-only (``chmod -R a-w``), directories a+rX so slot uids can bind them.
 
-The hash covers the bot's files (and, for a venv, the runtime it was built on),
+The hash covers the uploaded files (and the runtime of a venv, the toolchain's version of a language build),
 so a rebuild of the same upload is a cache hit, and a changed upload under the
 same version never overwrites the stored one. Everything is built in a hidden
 ``.building-*`` dir inside the store and renamed into place at the end: a failed
@@ -25,6 +28,7 @@ build leaves nothing, a concurrent identical build is harmless.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import hashlib
 import json
@@ -34,11 +38,13 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from bots_sdk.botdir import BotSpec
 from worker.builds import BuildError, BuildLimits
 from worker.builds.archive import check_manifest, copy_folder, unpack
+from worker.builds.compile import run_steps
 from worker.builds.install import (
     IndexUnreachable,
     download_wheels,
@@ -47,6 +53,7 @@ from worker.builds.install import (
     sanitize_requirements,
     seal,
 )
+from worker.builds.languages import RECIPES, Recipe
 from worker.builds.space import capped, sweep_stale
 from worker.sandbox.base import Sandbox, SandboxError
 from worker.sandbox.bwrap import BwrapSandbox
@@ -118,11 +125,11 @@ def load_stored(entry: Path) -> BuiltBot:
     )
 
 
-def _install_sandbox(sandbox: Sandbox | None) -> BwrapSandbox:
+def _build_sandbox(sandbox: Sandbox | None, what: str) -> BwrapSandbox:
     if sandbox is None:
         return BwrapSandbox()
     if not isinstance(sandbox, BwrapSandbox):
-        raise SandboxError(f"requirements are installed only in the bwrap sandbox, not {sandbox.name!r}")
+        raise SandboxError(f"{what} only in the bwrap sandbox, not {sandbox.name!r}")
     return sandbox
 
 
@@ -131,8 +138,9 @@ def build(
 ) -> BuiltBot:
     """Build the bot ``upload`` (a zip, a tar.gz or a folder) into ``store_dir``; see the module docstring.
 
-    ``sandbox`` runs the install phase of a bot with requirements (default: ``BwrapSandbox()`` with the
-    worker's default dirs; its slot pool, runtime and seccomp setting are reused). Raises ``BuildError``
+    ``sandbox`` runs the install phase of a bot with requirements and the build steps of another language
+    (default: ``BwrapSandbox()`` with the worker's default dirs; its slot pool, runtime and seccomp setting
+    are reused). Raises ``BuildError``
     for anything wrong with the bot (``IndexUnreachable`` when the package index cannot be reached)."""
     limits = limits or BuildLimits()
     upload = Path(upload)
@@ -147,7 +155,8 @@ def build(
             copy_folder(upload, src, limits)
         else:
             unpack(upload, src, limits)
-        spec, requirements_file = check_manifest(src, upload.name)
+        spec, requirements_file = check_manifest(src, upload.name, built=False)
+        recipe = RECIPES.get(spec.language)
         lines: list[str] = []
         wheels: list[str] = []
         runtime_tag = ""
@@ -156,17 +165,26 @@ def build(
             text = (src / requirements_file).read_text(encoding="utf-8", errors="replace")
             lines = sanitize_requirements(text, limits, f"{upload.name}: {requirements_file}")
         if lines:
-            install_sandbox = _install_sandbox(sandbox)
+            install_sandbox = _build_sandbox(sandbox, "requirements are installed")
             runtime_tag = install_sandbox.runtime.name
+        if recipe is not None:
+            recipe.check_tools()
+            install_sandbox = _build_sandbox(sandbox, f"{spec.language} bots are built")
+            runtime_tag = recipe.toolchain_tag()
         digest = content_digest(src, extra=runtime_tag)
         entry = store_dir / spec.name / f"{version_slug(spec.version)}-{digest[:16]}"
         if (entry / BUILD_INFO).is_file():
             return load_stored(entry)
-        if install_sandbox is not None:
+        if install_sandbox is not None and recipe is not None:
+            _compile(install_sandbox, work, recipe, limits)
+            _check_unchanged(spec, check_manifest(src, upload.name)[0])
+        elif install_sandbox is not None:
             wheels = _install(install_sandbox, work, lines, limits)
         (work / BUILD_INFO).write_text(json.dumps({
             "name": spec.name, "version": spec.version, "language": spec.language, "entry": list(spec.entry),
-            "digest": digest, "requirements": lines, "wheels": wheels, "runtime": runtime_tag or None,
+            "digest": digest, "requirements": lines, "wheels": wheels,
+            "runtime": None if recipe is not None else runtime_tag or None,
+            "toolchain": runtime_tag if recipe is not None else None,
             "python": "{}.{}".format(*sys.version_info[:2]),
         }, indent=1) + "\n")
         if (work / "venv").exists():
@@ -185,6 +203,29 @@ def build(
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _compile(sandbox: BwrapSandbox, work: Path, recipe: Recipe, limits: BuildLimits) -> None:
+    """Fetch the dependencies on the host, run the build steps in the sandbox on a copy of ``work/src``, and
+    make the built copy ``work/src``. The dependencies and the copy being built each live in a folder capped
+    at its limit, as the wheels and the venv of a Python build do."""
+    src = work / "src"
+    with (capped(work / "deps", limits.wheelhouse_bytes) as deps,
+          capped(work / "build-space", limits.venv_bytes) as space):
+        if recipe.fetch is not None:
+            recipe.fetch(src, deps, limits)
+        shutil.copytree(src, space, dirs_exist_ok=True)  # ``space`` may be a capped mount point
+        _check_reachable(work)
+        run_steps(sandbox, recipe, space, deps, limits, work / "build.log")
+        shutil.rmtree(src)
+        shutil.copytree(space, src)
+
+
+def _check_unchanged(before: BotSpec, after: BotSpec) -> None:
+    """The build may add files, not rename the bot or change how it starts."""
+    if (before.name, before.version, before.language, before.entry) != (after.name, after.version, after.language,
+                                                                         after.entry):
+        raise BuildError("the build changed bot.toml; the arena stores the bot the uploaded bot.toml describes")
 
 
 def _install(sandbox: BwrapSandbox, work: Path, lines: list[str], limits: BuildLimits) -> list[str]:
@@ -212,4 +253,29 @@ def _install(sandbox: BwrapSandbox, work: Path, lines: list[str], limits: BuildL
     return wheels
 
 
+def main(argv: list[str] | None = None) -> int:
+    """``python -m worker.build``: the arena's build, by hand; prints the stored entry's path last."""
+    parser = argparse.ArgumentParser(
+        prog="python -m worker.build", description="Build a bot folder or archive exactly as the arena does "
+        "(dependencies fetched on this host, every build step in the bwrap sandbox without network; run as root) "
+        "and print the stored entry's path as the last line, which `python -m worker.referee` plays and "
+        "`durak check` checks.")
+    parser.add_argument("upload", type=Path, metavar="FOLDER_OR_ARCHIVE")
+    parser.add_argument("--store", type=Path, required=True, help="the bot store to build into")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    try:
+        built = build(args.upload, args.store)
+    except (BuildError, SandboxError, OSError) as error:
+        print(f"python -m worker.build: {args.upload}: {error}", file=sys.stderr)
+        return 1
+    how = "already in the store" if built.cached else f"built in {time.perf_counter() - started:.1f} s"
+    print(f"{built.name} {built.version} ({built.spec.language}): {how}", file=sys.stderr)
+    print(built.path)
+    return 0
+
+
 __all__ = ["BuildError", "BuildLimits", "BuiltBot", "IndexUnreachable", "build", "content_digest", "unpack"]
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -56,7 +56,7 @@ def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
             src = unpack(archive, Path(scratch) / "src", limits)
         except BuildError as error:
             raise SubmissionError(str(error)) from None
-        spec = load_spec(str(src))
+        spec = load_spec(str(src), built=False)
     return spec.name, spec.version, spec.language
 
 

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from bots_sdk.botdir import FOLDER_IGNORED, MANIFEST, BotSpec, BotSpecError, load_spec
+from bots_sdk.botdir import FOLDER_IGNORED, MANIFEST, BotSpec, BotSpecError, left_out, load_spec
 from worker.builds import MB, BuildError, BuildLimits
 
 CHUNK = 64 * 1024
@@ -287,12 +287,13 @@ def _bot_root(base: Path, kinds: dict[tuple[str, ...], bool]) -> Path:
     raise BuildError(f"archive: no {MANIFEST} at its root or in a single top-level folder (found: {found})")
 
 
-def check_manifest(folder: Path, label: str) -> tuple[BotSpec, str | None]:
+def check_manifest(folder: Path, label: str, *, built: bool = True) -> tuple[BotSpec, str | None]:
     """``load_spec`` on the unpacked folder, plus what a stored bot needs on top: entry and requirements inside.
 
-    Returns the spec and the requirements file (relative to the folder), if the manifest names one."""
+    ``built=False``: the sources of a bot whose build is yet to make its entry. Returns the spec and the
+    requirements file (relative to the folder), if the manifest names one."""
     try:
-        spec = load_spec(str(folder))
+        spec = load_spec(str(folder), built=built)
     except BotSpecError as error:
         raise BuildError(str(error).replace(str(folder), label)) from None
     manifest = f"{label}/{MANIFEST}"
@@ -351,7 +352,7 @@ def unpack(archive: Path, dest: Path, limits: BuildLimits | None = None) -> Path
         work.chmod(0o755)
         kinds = _extract(archive, work, limits)
         root = _bot_root(work, kinds)
-        check_manifest(root, archive.name if root == work else f"{archive.name}:{root.name}")
+        check_manifest(root, archive.name if root == work else f"{archive.name}:{root.name}", built=False)
         os.rename(root, dest)
     finally:
         if work.exists():
@@ -361,7 +362,8 @@ def unpack(archive: Path, dest: Path, limits: BuildLimits | None = None) -> Path
 
 def copy_folder(folder: Path, dest: Path, limits: BuildLimits | None = None) -> Path:
     """Copy a bot folder into the new folder ``dest`` under the same rules as an archive (links, devices and
-    fifos refused, same limits); caches and VCS folders (``FOLDER_IGNORED``) are skipped. Returns ``dest``."""
+    fifos refused, same limits); caches, VCS folders and the language's build outputs (``left_out``: what
+    ``durak submit`` leaves out, such as ``node_modules``) are skipped. Returns ``dest``."""
     limits = limits or BuildLimits()
     folder = Path(folder)
     if not folder.is_dir():
@@ -370,8 +372,10 @@ def copy_folder(folder: Path, dest: Path, limits: BuildLimits | None = None) -> 
     try:
         work.chmod(0o755)
         scan = _Scan(limits, f"bot folder {folder}")
+        top_skipped = left_out(folder)
         for root, dirs, files in os.walk(folder, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if d not in FOLDER_IGNORED)
+            skipped = top_skipped if Path(root) == folder else FOLDER_IGNORED
+            dirs[:] = sorted(d for d in dirs if d not in skipped)
             base = Path(root)
             for name in [*dirs, *sorted(files)]:
                 path = base / name
@@ -392,7 +396,7 @@ def copy_folder(folder: Path, dest: Path, limits: BuildLimits | None = None) -> 
                     continue
                 entry = Entry(parts, False, info.st_size, bool(info.st_mode & 0o111), _opener(path))
                 _write_file(entry, relative, target, scan, [scan.total - info.st_size])
-        check_manifest(work, folder.name)
+        check_manifest(work, folder.name, built=False)
         os.rename(work, dest)
     except OSError as error:
         raise BuildError(f"{folder}: cannot copy: {error}") from None

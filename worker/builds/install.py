@@ -38,7 +38,6 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -46,10 +45,10 @@ import tempfile
 from pathlib import Path
 
 from worker.builds import MB, BuildError, BuildLimits
+from worker.builds.sandboxed import read_tail, run_step, step_limits, tail
 from worker.builds.space import NO_SPACE
-from worker.sandbox import procs, seccomp
-from worker.sandbox.base import MIB, SandboxLimits
-from worker.sandbox.bwrap import LAUNCHER_ENV, BwrapSandbox, base_args, rlimit_args, setpriv_args
+from worker.sandbox.base import MIB
+from worker.sandbox.bwrap import BwrapSandbox, base_args
 from worker.sandbox.runtime import IN_SANDBOX
 
 IN_WHEELS = "/build/wheels"
@@ -135,10 +134,6 @@ def runtime_constraints(runtime: Path) -> list[str]:
     return [f"{name}=={version}" for name, version in sorted(found.items())]
 
 
-def _tail(text: str, lines: int = 15) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
 class IndexUnreachable(BuildError):
     """``pip download`` could not reach the package index (the worker's network, not the bot's fault)."""
 
@@ -167,16 +162,16 @@ def download_wheels(
     if result.returncode != 0:
         if NO_SPACE in output:
             raise BuildError(f"requirements: the wheels weigh more than the {limits.wheelhouse_bytes / MB:g} MB "
-                             f"download limit; the download stopped there:\n{_tail(output, 3)}")
+                             f"download limit; the download stopped there:\n{tail(output, 3)}")
         if re.search(r"NewConnectionError|Max retries exceeded|Temporary failure in name resolution|"
                      r"Network is unreachable|ConnectTimeout|ReadTimeoutError", output):
-            raise IndexUnreachable(f"pip download: the package index is unreachable:\n{_tail(output)}")
+            raise IndexUnreachable(f"pip download: the package index is unreachable:\n{tail(output)}")
         if "No matching distribution found" in output or "Could not find a version that satisfies" in output:
             raise BuildError(
                 "requirements: no binary wheel for this Python and platform (only wheels are installed, "
-                f"sdists are never built), or no such package or version:\n{_tail(output)}"
+                f"sdists are never built), or no such package or version:\n{tail(output)}"
             )
-        raise BuildError(f"pip download failed (exit {result.returncode}):\n{_tail(output)}")
+        raise BuildError(f"pip download failed (exit {result.returncode}):\n{tail(output)}")
     files = sorted(path.name for path in wheelhouse.iterdir())
     not_wheels = [name for name in files if not name.endswith(".whl")]
     if not_wheels:
@@ -242,20 +237,12 @@ def install_command() -> list[str]:
     ]
 
 
-def install_limits(limits: BuildLimits) -> SandboxLimits:
-    """The rlimit backstops of the install (pip is trusted code, but it unzips untrusted wheels)."""
-    return SandboxLimits(
-        pids=64, cpu_s=int(limits.install_s) + 5, fsize_mb=limits.install_file_mb, nofile=256,
-        tmp_mb=limits.install_tmp_mb, as_mb=limits.install_memory_mb,
-    )
-
-
 def install_argv(
-    bwrap: str, uid: int, venv: Path, wheelhouse: Path, requirements_dir: Path, pip_dir: Path,
-    limits: BuildLimits, seccomp_fd: int | None,
+    bwrap: str, venv: Path, wheelhouse: Path, requirements_dir: Path, pip_dir: Path, limits: BuildLimits,
+    seccomp_fd: int | None,
 ) -> list[str]:
-    """The whole launch chain of the install: setpriv to ``uid``, prlimit, then bwrap without network."""
-    sandbox_limits = install_limits(limits)
+    """The bwrap of the install, without network (sandboxed.run_step puts setpriv and prlimit before it)."""
+    sandbox_limits = step_limits(limits)
     args = base_args(bwrap, "durakbuild", INSTALL_ENV, sandbox_limits.tmp_mb * MIB)
     args.insert(2, "--unshare-net")  # implied by --unshare-all; spelled out because it is the point here
     args += [
@@ -268,63 +255,35 @@ def install_argv(
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
     args += ["--remount-ro", "/", "--", *install_command()]
-    return [*setpriv_args(uid), *rlimit_args(sandbox_limits), *args]
+    return args
 
 
 def run_install(
     sandbox: BwrapSandbox, venv: Path, wheelhouse: Path, requirements_dir: Path, limits: BuildLimits,
     log_path: Path,
 ) -> str:
-    """Seed ``venv`` from the runtime and pip-install the wheelhouse into it in the sandbox; returns pip's output.
-
-    The slot uid comes from the sandbox's pool (so it never collides with a running bot) and is swept after."""
+    """Seed ``venv`` from the runtime and pip-install the wheelhouse into it in the sandbox; returns pip's output."""
     pip_dir = ensure_pip(sandbox.runtime_dir)
-    slot = sandbox.pool.acquire()
-    uid = sandbox.pool.uid(slot)
-    seccomp_fd: int | None = None
-    try:
-        procs.sweep_uid(uid, f"build slot {slot} before start", timeout=0)
-        seed_venv(sandbox.runtime, venv, uid)
-        seccomp_fd = seccomp.bpf_fd() if sandbox.use_seccomp else None
-        argv = install_argv(sandbox.bwrap, uid, venv, wheelhouse, requirements_dir, pip_dir, limits, seccomp_fd)
-        with open(log_path, "wb") as log_file:
-            popen = subprocess.Popen(
-                argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-                start_new_session=True, close_fds=True, cwd="/",
-                pass_fds=[seccomp_fd] if seccomp_fd is not None else [],
-            )
-            try:
-                code = popen.wait(timeout=limits.install_s)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(popen.pid, signal.SIGKILL)
-                popen.wait()
-                code = None
-    finally:
-        if seccomp_fd is not None:
-            os.close(seccomp_fd)
-        procs.sweep_uid(uid, f"build slot {slot}", timeout=1.0)
-        sandbox.pool.release(slot)
-    output = _read_tail(log_path)
+    code = run_step(
+        sandbox, lambda uid: seed_venv(sandbox.runtime, venv, uid),
+        lambda seccomp_fd: install_argv(sandbox.bwrap, venv, wheelhouse, requirements_dir, pip_dir, limits,
+                                        seccomp_fd),
+        step_limits(limits), limits.install_s, log_path,
+    )
+    output = read_tail(log_path)
     if code is None:
-        raise BuildError(f"installing the requirements took longer than {limits.install_s:.0f} s:\n{_tail(output)}")
+        raise BuildError(f"installing the requirements took longer than {limits.install_s:.0f} s:\n{tail(output)}")
     if code != 0 and NO_SPACE in output:
         raise BuildError(f"requirements: the installed venv would weigh more than the {limits.venv_bytes / MB:g} MB "
                          f"limit (the runtime's {_tree_mb(sandbox.runtime):.0f} MB included); the install stopped "
-                         f"there:\n{_tail(output, 3)}")
+                         f"there:\n{tail(output, 3)}")
     if code != 0:
-        raise BuildError(f"pip install failed in the sandbox (exit {code}):\n{_tail(output)}")
+        raise BuildError(f"pip install failed in the sandbox (exit {code}):\n{tail(output)}")
     return output
 
 
 def _tree_mb(tree: Path) -> float:
     return sum(path.lstat().st_size for path in tree.rglob("*")) / MB
-
-
-def _read_tail(path: Path, size: int = 16 * 1024) -> str:
-    with open(path, "rb") as file:
-        file.seek(max(0, path.stat().st_size - size))
-        return file.read().decode(errors="replace")
 
 
 def seal(tree: Path, limit_bytes: int | None = None, label: str = "venv") -> int:

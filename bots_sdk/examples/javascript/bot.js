@@ -1,4 +1,4 @@
-// node-example: a Durak Arena bot in Node.js, the model for bots in any language but Python.
+// javascript-example: a Durak Arena bot in JavaScript (Node.js), the starter kit of `durak new NAME --lang javascript`.
 //
 // A bot is a gRPC server for `service Bot` of proto/durak/v1/bot.proto plus the standard health
 // service (proto/grpc/health/v1/health.proto). It listens on $DURAK_BOT_ADDRESS (a unix socket
@@ -8,8 +8,9 @@
 //
 // Environment:
 //   DURAK_BOT_ADDRESS  where to listen (set by the arena, `durak check` and `durak play`)
-//   DURAK_PROTO_DIR    the folder holding durak/v1/bot.proto and grpc/health/v1/health.proto;
-//                      default: ./proto next to this file if present, else ../../../proto (the repo's)
+//
+// The contract is loaded at start-up from ./proto, a copy of the repository's proto/ folder (written by
+// `python proto/generate.py`), with @grpc/proto-loader: grpc-js's own code generation, done at run time.
 
 "use strict";
 
@@ -18,28 +19,20 @@ const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
-const NAME = "node-example";
+const NAME = "javascript-example";
 const VERSION = "1";
 const SERVICE_NAME = "durak.v1.Bot";
 const GRPC_JS_VERSION = require(path.join(path.dirname(require.resolve("@grpc/grpc-js")), "..", "..", "package.json")).version;
 
 // ---------------------------------------------------------------- the contract
 
-function protoDir() {
-  if (process.env.DURAK_PROTO_DIR) return path.resolve(process.env.DURAK_PROTO_DIR);
-  const local = path.join(__dirname, "proto");
-  if (fs.existsSync(path.join(local, "durak", "v1", "bot.proto"))) return local;
-  return path.resolve(__dirname, "..", "..", "..", "proto");
-}
-
 function loadContract() {
-  const dir = protoDir();
+  const dir = path.join(__dirname, "proto");
   const files = [path.join("durak", "v1", "bot.proto"), path.join("grpc", "health", "v1", "health.proto")];
   for (const file of files) {
     if (!fs.existsSync(path.join(dir, file))) {
-      console.error(`${NAME}: ${path.join(dir, file)} not found: set DURAK_PROTO_DIR to the folder holding ` +
-        "durak/v1/bot.proto and grpc/health/v1/health.proto (the repository's proto/ folder), " +
-        "or copy that folder next to bot.js as ./proto");
+      console.error(`${NAME}: ${path.join(dir, file)} not found: copy the repository's proto/ folder next to ` +
+        "bot.js as ./proto (`durak new NAME --lang javascript` does)");
       process.exit(2);
     }
   }
