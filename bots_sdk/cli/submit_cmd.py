@@ -1,7 +1,9 @@
 """``durak submit BOT --url URL --token T``: upload a bot folder to an arena and follow its admission.
 
 It packs the folder as the arena expects (a tar.gz with ``bot.toml`` at its
-root, caches and version control left out), posts it to the arena's REST API
+root; caches, version control and the language's build outputs such as
+``node_modules/`` left out: the arena builds the bot itself, from the sources and
+the lock file, which must be there), posts it to the arena's REST API
 (``POST /api/versions``, the same call the web form makes) and, unless
 ``--no-wait``, polls the version until it is admitted or rejected, printing each
 status change. Standard library only: a bot author needs nothing more.
@@ -24,7 +26,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from bots_sdk.botdir import FOLDER_IGNORED, load_spec
+from bots_sdk.botdir import FOLDER_IGNORED, language_of, left_out, load_spec
 
 FINAL = ("active", "rejected", "retired")
 CUT_OFF = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
@@ -50,15 +52,24 @@ def add_parser(commands: Any) -> None:
 
 
 def pack(folder: Path) -> bytes:
-    """The folder as a tar.gz whose top level is the folder's content (``bot.toml`` at the root)."""
+    """The folder as a tar.gz whose top level is the folder's content (``bot.toml`` at the root), without
+    what ``left_out`` names; refuses a folder without the files its language requires (the lock file)."""
+    language = language_of(folder)
+    for required in language.required if language is not None else ():
+        if not (folder / required).is_file():
+            raise SubmitError(f"{folder / required}: missing; a {language.name} bot is uploaded with it (the arena "
+                              f"installs exactly what it names): run `{language.build_hint}` to write it")
+    skipped = left_out(folder)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
         for root, dirs, files in os.walk(folder, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if d not in FOLDER_IGNORED)
-            for name in sorted(files):
+            dirs[:] = sorted(d for d in dirs if d not in (skipped if Path(root) == folder else FOLDER_IGNORED))
+            for name in sorted([*files, *(d for d in dirs if (Path(root) / d).is_symlink())]):
                 path = Path(root) / name
                 if path.is_symlink():
-                    raise SubmitError(f"{path}: a symbolic link; the arena takes regular files only")
+                    raise SubmitError(f"{path}: a symbolic link; the arena takes regular files and folders only, "
+                                      "and builds the bot itself: replace the link by a copy of what it points "
+                                      "to, or move it out of the bot folder")
                 archive.add(path, arcname=str(path.relative_to(folder)), recursive=False)
     return buffer.getvalue()
 
@@ -125,7 +136,7 @@ def _limit_text(request: urllib.request.Request, limit: tuple[int, str] | None =
 
 def upload(url: str, token: str, folder: Path, description: str | None = None) -> dict[str, Any]:
     """Upload ``folder``; the arena's answer (the new version: id, bot, number, status, url)."""
-    spec = load_spec(str(folder))
+    spec = load_spec(str(folder), built=False)
     fields = {} if description is None else {"description": description}
     body, content_type = _multipart(fields, f"{spec.name}.tar.gz", pack(folder))
     request = urllib.request.Request(

@@ -1,8 +1,8 @@
 """The bots' runtime: built from the SDK's Python files only, by the worker before it takes work, never in a task.
 
-The bug this guards against: ``npm ci`` in ``bots_sdk/examples/node`` changed the runtime's fingerprint, a
-Celery pool process rebuilt it, ``compileall`` failed ("daemonic processes are not allowed to have children"),
-and every match failed from then on.
+The bug this guards against: ``npm ci`` in a starter kit (``bots_sdk/examples/``) changed the runtime's
+fingerprint, a Celery pool process rebuilt it, ``compileall`` failed ("daemonic processes are not allowed to
+have children"), and every match failed from then on.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def sdk_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 def test_the_fingerprint_ignores_examples_node_modules_templates_and_caches(sdk_copy: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     before = runtime.runtime_path(cache)
-    node = sdk_copy / "examples" / "node"
+    node = sdk_copy / "examples" / "javascript"
     (node / "node_modules" / "@grpc" / "grpc-js").mkdir(parents=True)
     (node / "node_modules" / "@grpc" / "grpc-js" / "index.js").write_text("module.exports = {}\n")
     (node / "node_modules" / "gyp.py").write_text("print('a python file an npm package ships')\n")
@@ -63,8 +63,8 @@ def test_the_fingerprint_ignores_examples_node_modules_templates_and_caches(sdk_
 
 
 def test_the_runtime_holds_the_sdk_modules_and_nothing_of_the_examples(sdk_copy: Path, tmp_path: Path) -> None:
-    (sdk_copy / "examples" / "node" / "node_modules").mkdir(parents=True)
-    (sdk_copy / "examples" / "node" / "node_modules" / "big.bin").write_bytes(b"x" * 1000)
+    (sdk_copy / "examples" / "javascript" / "node_modules").mkdir(parents=True)
+    (sdk_copy / "examples" / "javascript" / "node_modules" / "big.bin").write_bytes(b"x" * 1000)
     built = runtime.build_runtime(tmp_path / "cache")
     site = next(built.glob("lib/python*/site-packages"))
     assert (site / "bots_sdk" / "server.py").is_file() and (site / "bots_sdk" / "bots" / "gentle.py").is_file()
