@@ -177,7 +177,8 @@ def debian_recipe(language: str, needs: Mapping[str, str]) -> Recipe:
     saying what to install."""
     needs = {"/usr/bin/make": "make", "/usr/bin/protoc": "protobuf-compiler", **needs}
     packages = sorted(set(needs.values()))
-    return Recipe(language, needs, (("/usr/bin/dpkg-query", "-W", *packages),), steps=MAKE_STEPS)
+    versions = ("/usr/bin/dpkg-query", "-W", "-f", "${Package}\t${Version}\n", *packages)
+    return Recipe(language, needs, (versions,), steps=MAKE_STEPS)
 
 
 GOCODE = "/usr/share/gocode/src"
