@@ -28,7 +28,7 @@ import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from worker.builds import MB, BuildError, BuildLimits
+from worker.builds import MB, BuildError, BuildLimits, gocache
 from worker.builds.install import IndexUnreachable
 from worker.builds.sandboxed import tail
 from worker.builds.space import NO_SPACE
@@ -169,16 +169,22 @@ MAKE_STEPS = (("make", "-j2"),)
 """The compiled kits' build: their Makefile makes ``build/durak-bot`` (bots_sdk/botdir.py) from the sources."""
 
 
-def debian_recipe(language: str, needs: Mapping[str, str]) -> Recipe:
-    """A language whose toolchain and gRPC library are Debian packages on the worker: nothing to fetch, and the
-    packages' versions are the toolchain tag, so a Debian upgrade of any of them rebuilds the bot.
+def debian_recipe(language: str, needs: Mapping[str, str], fetch: Fetch | None = None,
+                  env: Mapping[str, str] | None = None) -> Recipe:
+    """A language whose toolchain and gRPC library are Debian packages on the worker: nothing is downloaded, and
+    the packages' versions are the toolchain tag, so a Debian upgrade of any of them rebuilds the bot.
 
     ``needs`` maps a program, or a folder of a library package, to the package; a missing one refuses the build
     saying what to install."""
     needs = {"/usr/bin/make": "make", "/usr/bin/protoc": "protobuf-compiler", **needs}
     packages = sorted(set(needs.values()))
     versions = ("/usr/bin/dpkg-query", "-W", "-f", "${Package}\t${Version}\n", *packages)
-    return Recipe(language, needs, (versions,), steps=MAKE_STEPS)
+    return Recipe(language, needs, (versions,), fetch, steps=MAKE_STEPS, env=env or {})
+
+
+def go_fetch(src: Path, deps: Path, limits: BuildLimits) -> None:
+    """The warm Go build cache of Debian's libraries for this toolchain (worker/builds/gocache.py)."""
+    gocache.fetch(RECIPES["go"].toolchain_tag(), deps, limits)
 
 
 GOCODE = "/usr/share/gocode/src"
@@ -189,7 +195,7 @@ GO = debian_recipe("go", {
     f"{GOCODE}/google.golang.org/protobuf": "golang-google-protobuf-dev",
     # grpc-go's protobuf codec needs the 1.5 API of github.com/golang/protobuf (1.3 decodes nothing generated now)
     f"{GOCODE}/github.com/golang/protobuf/internal/gengogrpc": "golang-github-golang-protobuf-1-5-dev",
-})
+}, go_fetch, {"GOCACHE": gocache.IN_CACHE})
 CPP = debian_recipe("cpp", {
     "/usr/bin/g++": "g++", "/usr/bin/pkg-config": "pkgconf", "/usr/bin/grpc_cpp_plugin": "protobuf-compiler-grpc",
     "/usr/include/grpcpp": "libgrpc++-dev", "/usr/include/google/protobuf": "libprotobuf-dev",
