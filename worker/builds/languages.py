@@ -206,7 +206,8 @@ JAVA = debian_recipe("java", {
     f"{MAVEN}/io/grpc/grpc-netty": "libgrpc-java", f"{MAVEN}/com/google/protobuf/protobuf-java": "libprotobuf-java",
     # what libgrpc-java needs but does not depend on
     f"{MAVEN}/io/netty/netty-codec-http2": "libnetty-java", f"{MAVEN}/com/google/guava/guava": "libguava-java",
-    f"{MAVEN}/io/perfmark/perfmark-api": "libperfmark-java", f"{MAVEN}/com/google/code/gson/gson": "libgoogle-gson-java",
+    f"{MAVEN}/io/perfmark/perfmark-api": "libperfmark-java",
+    f"{MAVEN}/com/google/code/gson/gson": "libgoogle-gson-java",
     f"{MAVEN}/org/apache/geronimo/specs/geronimo-annotation_1.3_spec": "libgeronimo-annotation-1.3-spec-java",
 })
 
