@@ -60,17 +60,21 @@ class Language:
     """Top-level folders the build makes: never uploaded (``durak submit``), copied (``durak new``) or built from."""
     required: tuple[str, ...] = ()
     """Files an upload must hold (a lock file: the arena installs exactly what it names)."""
+    required_hint: str = ""
+    """How an author makes them, for the error when one is missing."""
 
     def argv(self, entry: str) -> tuple[str, ...]:
         return tuple(part.replace("{entry}", entry) for part in self.run)
 
 
+NPM_FILES = ("package.json", "package-lock.json")
+NPM_HINT = "`npm install` writes the lock file"
 LANGUAGES: dict[str, Language] = {
     language.name: language for language in (
         Language("javascript", "bot.js", ("node", "{entry}"), built=False, build_hint="npm ci",
-                 outputs=("node_modules",), required=("package.json", "package-lock.json")),
+                 outputs=("node_modules",), required=NPM_FILES, required_hint=NPM_HINT),
         Language("typescript", "dist/bot.js", ("node", "{entry}"), built=True, build_hint="npm ci && npm run build",
-                 outputs=("node_modules", "dist"), required=("package.json", "package-lock.json")),
+                 outputs=("node_modules", "dist"), required=NPM_FILES, required_hint=NPM_HINT),
         # The compiled kits: their Makefile builds build/durak-bot with Debian's toolchain and gRPC library.
         *(Language(name, "build/durak-bot", ("./{entry}",), built=True, build_hint="make", outputs=("build",))
           for name in ("go", "cpp", "java")),

@@ -73,8 +73,8 @@ def _version_out(version: BotVersion, viewer: User | None) -> dict[str, Any]:
 
 
 def _bot_out(bot: Bot) -> dict[str, Any]:
-    return {"name": bot.name, "author": bot.owner.username, "description": bot.description,
-            "url": reverse("bot", args=[bot.name])}
+    return {"name": bot.name, "author": bot.owner.username, "language": bot.language,
+            "description": bot.description, "url": reverse("bot", args=[bot.name])}
 
 
 @api.post("/versions", auth=TokenAuth(),
@@ -133,20 +133,22 @@ def list_ladders(request: HttpRequest) -> list[dict[str, Any]]:
     return [_ladder_out(ladder.slug) for ladder in ladder_list()]
 
 
-@api.get("/ladders/{slug}", response=LadderOut, summary="One ladder (e.g. classic-2)")
-def get_ladder(request: HttpRequest, slug: str) -> dict[str, Any]:
-    return _ladder_out(slug)
+@api.get("/ladders/{slug}", response=LadderOut,
+         summary="One ladder (e.g. classic-2); ?language=typescript keeps that language's bots, at their ranks")
+def get_ladder(request: HttpRequest, slug: str, language: str | None = None) -> dict[str, Any]:
+    return _ladder_out(slug, language)
 
 
-def _ladder_out(slug: str) -> dict[str, Any]:
+def _ladder_out(slug: str, language: str | None = None) -> dict[str, Any]:
     ladder = ladder_get(slug)
     return {
         "slug": ladder.slug, "preset": ladder.preset, "players": ladder.players,
         "standings": [
             StandingOut(rank=s.rank, bot=s.rating.version.bot.name, version=s.rating.version.number,
-                        author=s.rating.version.bot.owner.username, rating=s.rating.rating, low=s.rating.low,
-                        high=s.rating.high, games=s.rating.games, provisional=s.rating.provisional)
-            for s in ladder_standings(ladder)
+                        language=s.rating.version.language, author=s.rating.version.bot.owner.username,
+                        rating=s.rating.rating, low=s.rating.low, high=s.rating.high, games=s.rating.games,
+                        provisional=s.rating.provisional)
+            for s in ladder_standings(ladder, language=language)
         ],
     }
 

@@ -50,6 +50,8 @@ class RatingOut(Schema):
 class BotOut(Schema):
     name: str
     author: str
+    language: str
+    """The ``language`` of its latest version's ``bot.toml`` (``python``, ``typescript``...; ``reference``)."""
     description: str
     url: str
 
@@ -64,6 +66,7 @@ class StandingOut(Schema):
     """Established ratings rank first; a provisional one (``provisional``) ranks after them."""
     bot: str
     version: int
+    language: str
     author: str
     rating: float
     low: float

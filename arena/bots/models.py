@@ -29,6 +29,14 @@ class Bot(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def language(self) -> str:
+        """The language of its latest version (each version declares its own; a bot may change language).
+
+        Reads ``versions`` through a prefetch when the query made one (``bot_list``)."""
+        latest = max(self.versions.all(), key=lambda version: version.number, default=None)
+        return latest.language if latest is not None else ""
+
 
 class BotVersion(models.Model):
     class Status(models.TextChoices):

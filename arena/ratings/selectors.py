@@ -42,16 +42,29 @@ def ladder_get(slug: str) -> Ladder:
     return ladder
 
 
-def ladder_standings(ladder: Ladder, limit: int | None = None) -> list[Standing]:
-    """Active versions, established ones first by rating, then the provisional ones by rating."""
+def ladder_standings(ladder: Ladder, limit: int | None = None, language: str | None = None) -> list[Standing]:
+    """Active versions, established ones first by rating, then the provisional ones by rating.
+
+    ``language`` keeps the versions of that language only, each at its rank on the whole ladder."""
     rows = (
         Rating.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
         .select_related("version__bot__owner")
         .order_by("provisional", "-rating")
     )
-    if limit is not None:
+    if language is None and limit is not None:
         rows = rows[:limit]
-    return [Standing(rank, row) for rank, row in enumerate(rows, start=1)]
+    standings = [Standing(rank, row) for rank, row in enumerate(rows, start=1)]
+    if language is not None:
+        standings = [s for s in standings if s.rating.version.language == language][:limit]
+    return standings
+
+
+def ladder_languages(ladder: Ladder) -> list[str]:
+    """The languages of the ladder's active versions (what its language filter offers), sorted."""
+    return sorted(set(
+        Rating.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
+        .values_list("version__language", flat=True)
+    ))
 
 
 def version_ratings(version_ids: list[int]) -> QuerySet[Rating]:

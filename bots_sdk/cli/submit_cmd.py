@@ -55,10 +55,11 @@ def pack(folder: Path) -> bytes:
     """The folder as a tar.gz whose top level is the folder's content (``bot.toml`` at the root), without
     what ``left_out`` names; refuses a folder without the files its language requires (the lock file)."""
     language = language_of(folder)
-    for required in language.required if language is not None else ():
-        if not (folder / required).is_file():
-            raise SubmitError(f"{folder / required}: missing; a {language.name} bot is uploaded with it (the arena "
-                              f"installs exactly what it names): run `{language.build_hint}` to write it")
+    if language is not None:
+        for required in language.required:
+            if not (folder / required).is_file():
+                raise SubmitError(f"{folder / required}: missing; a {language.name} bot is uploaded with it (the "
+                                  f"arena builds the bot from it): {language.required_hint}")
     skipped = left_out(folder)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:

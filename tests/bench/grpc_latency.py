@@ -1,16 +1,19 @@
 """gRPC latency of the bot contract over a unix socket.
 
-    .venv/bin/python tests/bench/grpc_latency.py [--decisions N] [--games G] [--json] [--smoke]
+    .venv/bin/python tests/bench/grpc_latency.py [BOT] [--decisions N] [--games G] [--json] [--smoke]
 
-- ``median_ms`` / ``p99_ms``: one decision on the game's ``Play`` stream, referee to
-  bot and back, with a full observation (history included), the bot (``random``) in
+``BOT`` is the bot measured (default ``random``): a reference bot, a bot folder, or a built bot's store
+entry (``python -m worker.build`` prints it), in any language.
+
+- ``median_ms`` / ``p99_ms``: one decision on the game's ``Play`` stream (unary calls for a bot that
+  does not offer it), referee to bot and back, with a full observation (history included), the bot in
   its own process; ``unary_median_ms`` / ``unary_p99_ms``: the same decisions with the
   unary ``Act`` call (what a bot that does not offer the stream gets). The two paths
   alternate in rounds against the same process, so load on the machine hits both alike.
 - ``games_per_s_grpc`` against ``games_per_s_inprocess``: whole two-player games of
   ``random`` vs ``random``, both bots served as processes, against the same games
   in-process; ``overhead_ms_per_decision`` is the difference per decision.
-- ``start_ms``: process start to SERVING, per reference bot (median of 5 starts).
+- ``start_ms``: process start to SERVING, per reference bot, or of ``BOT`` (median of 5 starts).
 - ``floor_ms``: the median of the smallest call there is (a health check) to the same
   process, in the same run: what gRPC Python itself costs on this machine, the yardstick
   for the decision figures on a noisy shared machine.
@@ -55,16 +58,16 @@ def percentile(times: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def decision_latency(count: int, rounds: int = 4) -> tuple[dict[str, list[float]], float]:
+def decision_latency(count: int, bot: str = "random", rounds: int = 4) -> tuple[dict[str, list[float]], float]:
     """Milliseconds per decision on each path (``stream``, ``unary``), and the health-check floor."""
     samples = observations(count)
     times: dict[str, list[float]] = {"stream": [], "unary": []}
-    with BotProcess(load_spec("random")) as process:
+    with BotProcess(load_spec(bot)) as process:
         process.wait_serving()
         clients = {"stream": process.bot, "unary": RemoteBot(process.address, stream=False)}
         for client in clients.values():
             client.hello()
-        assert clients["stream"].play, "the random bot does not offer the Play stream"
+        assert bot != "random" or clients["stream"].play, "the random bot does not offer the Play stream"
         floor = []
         for _ in range(count):
             started = time.perf_counter()
@@ -73,12 +76,12 @@ def decision_latency(count: int, rounds: int = 4) -> tuple[dict[str, list[float]
         per_round = max(1, count // rounds)
         with Progress(2 * count, "decisions") as bar:
             for first in range(0, count, per_round):
-                for path, bot in clients.items():
+                for path, client in clients.items():
                     for observation in samples[first:first + per_round]:
                         if observation.bout == 1 and not observation.history:
-                            bot.start_game(observation.seat, observation.rules)
+                            client.start_game(observation.seat, observation.rules)
                         started = time.perf_counter()
-                        bot.choose_action(observation)
+                        client.choose_action(observation)
                         times[path].append((time.perf_counter() - started) * 1000)
                         bar.advance()
         clients["unary"].close()
@@ -122,6 +125,7 @@ def start_times(names: list[str], repeats: int = 5) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("bot", nargs="?", default="random", help="the bot measured (default random)")
     parser.add_argument("--decisions", type=int, default=3000)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--json", action="store_true")
@@ -129,12 +133,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.decisions, args.games = 200, 2
-    times, floor = decision_latency(args.decisions)
+    times, floor = decision_latency(args.decisions, args.bot)
     median, p99 = statistics.median(times["stream"]), percentile(times["stream"], 0.99)
     unary_median, unary_p99 = statistics.median(times["unary"]), percentile(times["unary"], 0.99)
     remote, local, overhead = game_speed(args.games)
-    starts = start_times(["random"] if args.smoke else sorted(REFERENCE_BOTS), repeats=1 if args.smoke else 5)
-    print(f"{'figure':<34} {'value':>12}")
+    measured = [args.bot] if args.bot != "random" or args.smoke else sorted(REFERENCE_BOTS)
+    starts = start_times(measured, repeats=1 if args.smoke else 5)
+    print(f"{'figure (bot: ' + load_spec(args.bot).name + ')':<34} {'value':>12}")
     print(f"{'decision median, stream (ms)':<34} {median:>12.3f}")
     print(f"{'decision p99, stream (ms)':<34} {p99:>12.3f}")
     print(f"{'decision median, unary (ms)':<34} {unary_median:>12.3f}")
@@ -144,14 +149,15 @@ def main() -> None:
     print(f"{'games/s in-process':<34} {local:>12.1f}")
     print(f"{'overhead per decision (ms)':<34} {overhead:>12.3f}")
     for name, ms in starts.items():
-        print(f"{'start to SERVING, ' + name + ' (ms)':<34} {ms:>12.0f}")
+        print(f"{'start to SERVING, ' + load_spec(name).name + ' (ms)':<34} {ms:>12.0f}")
     if args.json:
         print(json.dumps({
             "median_ms": round(median, 3), "p99_ms": round(p99, 3),
             "unary_median_ms": round(unary_median, 3), "unary_p99_ms": round(unary_p99, 3), "floor_ms": round(floor, 3),
             "games_per_s_grpc": round(remote, 1),
             "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),
-            "start_ms": {name: round(ms) for name, ms in starts.items()},
+            "start_ms": {load_spec(name).name: round(ms) for name, ms in starts.items()},
+            "bot": load_spec(args.bot).name, "language": load_spec(args.bot).language,
         }))
     sys.stdout.flush()
 

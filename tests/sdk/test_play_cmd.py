@@ -88,7 +88,7 @@ def write_bot(folder: Path, manifest: str | None, entry: bool = True) -> Path:
     [
         (None, True, "no bot.toml"),
         ('name = "my bot"\n', True, "bot.toml: name: 'my bot' may hold only letters, digits, - and _"),
-        ('name = "ok"\nlanguage = "rust"\n', True, "bot.toml: language: 'rust' is not 'python' or 'command'"),
+        ('name = "ok"\nlanguage = "rust"\n', True, "bot.toml: language: 'rust' is not one of python, javascript"),
         ('name = "ok"\n', False, "bot.toml: entry: 'bot.py' does not exist"),
         ('name = "ok"\nentry = "main.py"\n', True, "bot.toml: entry: 'main.py' does not exist"),
         ('version = "1"\n', True, "bot.toml: name: None is not a non-empty string"),

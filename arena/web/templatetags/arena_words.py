@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 
+from arena.bots.languages import language_name
 from arena.matches.presets import preset_name
 from arena.matches.replay import reason_text
 
@@ -20,3 +21,9 @@ def reason(code: str) -> str:
 def preset(code: str) -> str:
     """A rule preset's name (``classic``, ``transfer``...) in the active language."""
     return preset_name(code)
+
+
+@register.filter
+def language(code: str) -> str:
+    """A bot's language (``typescript``, ``cpp``, ``command``...) as the pages name it."""
+    return language_name(code)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from arena.ratings.selectors import Standing, ladder_get, ladder_list, ladder_standings
+from arena.ratings.selectors import Standing, ladder_get, ladder_languages, ladder_list, ladder_standings
 
 
 def _scale(standings: list[Standing]) -> tuple[float, float]:
@@ -25,8 +25,10 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
 
 
 def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings; ``?language=typescript`` keeps that language's bots, at their ranks on the whole ladder."""
     ladder = ladder_get(slug)
-    standings = ladder_standings(ladder)
+    language = request.GET.get("language") or None
+    standings = ladder_standings(ladder, language=language)
     low, high = _scale(standings)
     span = high - low
     # Numbers formatted here, once: a ladder of hundreds of rows spent most of its time in floatformat.
@@ -39,5 +41,6 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
          "mark": f"left: {at(s.rating.rating)}"}
         for s in standings
     ]
-    return render(request, "web/ladder.html", {"ladder": ladder, "rows": rows, "axis_low": low, "axis_high": high})
+    return render(request, "web/ladder.html", {"ladder": ladder, "rows": rows, "axis_low": low, "axis_high": high,
+                                               "language": language, "languages": ladder_languages(ladder)})
 
