@@ -31,6 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_DATA = (
     "bots_sdk/py.typed",
     "bots_sdk/templates/newbot/bot.py.txt",
+    "bots_sdk/examples/typescript/src/bot.ts",  # durak new --lang copies the starter kits
+    "bots_sdk/examples/typescript/package-lock.json",
+    "bots_sdk/examples/javascript/proto/durak/v1/bot.proto",
     "bots_sdk/_proto/durak/v1/bot_pb2.pyi",
     "arena/matches/migrations/0001_initial.py",
     "arena/web/templates/web/base.html",
@@ -91,7 +94,8 @@ def test_sdist_and_wheel_pass_twine_and_hold_the_package_data(dist: Path) -> Non
     names = set(zipfile.ZipFile(_wheel(dist)).namelist())
     for wanted in PACKAGE_DATA:
         assert wanted.format(version=__version__) in names, f"{wanted} is missing from the wheel"
-    assert not any(name.startswith(("tests/", "var/")) or "node_modules" in name for name in names)
+    assert not any(name.startswith(("tests/", "var/")) or "node_modules" in name or "/dist/" in name
+                   for name in names)
 
 
 def test_the_sdk_alone_serves_plays_and_checks_a_new_bot(dist: Path, tmp_path: Path,
