@@ -75,6 +75,9 @@ LANGUAGES: dict[str, Language] = {
                  outputs=("node_modules",), required=NPM_FILES, required_hint=NPM_HINT),
         Language("typescript", "dist/bot.js", ("node", "{entry}"), built=True, build_hint="npm ci && npm run build",
                  outputs=("node_modules", "dist"), required=NPM_FILES, required_hint=NPM_HINT),
+        # The compiled kits: their Makefile builds build/durak-bot with Debian's toolchain and gRPC library.
+        *(Language(name, "build/durak-bot", ("./{entry}",), built=True, build_hint="make", outputs=("build",))
+          for name in ("go", "cpp", "java")),
     )
 }
 """The languages the arena builds, besides ``python`` and ``command`` (docs/authors.md, "Languages")."""

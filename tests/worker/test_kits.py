@@ -24,7 +24,7 @@ from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.runtime import RuntimeUnavailable
 from worker.sandbox.slots import FIRST_UID
 
-KITS = ["javascript", "typescript"]
+KITS = ["javascript", "typescript", "go", "cpp", "java"]
 KIT_FIRST_UID = FIRST_UID + 820
 """A uid block of its own (test_build.py has FIRST_UID + 850.., the sandbox tests FIRST_UID + 900..)."""
 KIT_SLOTS = 10

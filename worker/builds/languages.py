@@ -29,7 +29,7 @@ import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from worker.builds import MB, BuildError, BuildLimits
+from worker.builds import MB, BuildError, BuildLimits, gocache
 from worker.builds.install import IndexUnreachable
 from worker.builds.sandboxed import tail
 from worker.builds.space import NO_SPACE
@@ -167,6 +167,54 @@ def _npm(*args: str) -> tuple[str, ...]:
 NODE_TOOLS = {"/usr/bin/node": "nodejs", "/usr/bin/npm": "npm"}
 NODE_VERSIONS = (("/usr/bin/node", "--version"),)
 
+# ---------------------------------------------------------------- make (Go, C++, Java)
+
+MAKE_STEPS = (("make", "-j2"),)
+"""The compiled kits' build: their Makefile makes ``build/durak-bot`` (bots_sdk/botdir.py) from the sources."""
+
+
+def debian_recipe(language: str, needs: Mapping[str, str], fetch: Fetch | None = None,
+                  env: Mapping[str, str] | None = None) -> Recipe:
+    """A language whose toolchain and gRPC library are Debian packages on the worker: nothing is downloaded, and
+    the packages' versions are the toolchain tag, so a Debian upgrade of any of them rebuilds the bot.
+
+    ``needs`` maps a program, or a folder of a library package, to the package; a missing one refuses the build
+    saying what to install."""
+    needs = {"/usr/bin/make": "make", "/usr/bin/protoc": "protobuf-compiler", **needs}
+    packages = sorted(set(needs.values()))
+    versions = ("/usr/bin/dpkg-query", "-W", "-f", "${Package}\t${Version}\n", *packages)
+    return Recipe(language, needs, (versions,), fetch, steps=MAKE_STEPS, env=env or {})
+
+
+def go_fetch(src: Path, deps: Path, limits: BuildLimits) -> None:
+    """The warm Go build cache of Debian's libraries for this toolchain (worker/builds/gocache.py)."""
+    gocache.fetch(RECIPES["go"].toolchain_tag(), deps, limits)
+
+
+GOCODE = "/usr/share/gocode/src"
+MAVEN = "/usr/share/maven-repo"
+GO = debian_recipe("go", {
+    "/usr/bin/go": "golang-go", "/usr/bin/protoc-gen-go": "protoc-gen-go",
+    "/usr/bin/protoc-gen-go-grpc": "protoc-gen-go-grpc", f"{GOCODE}/google.golang.org/grpc": "golang-google-grpc-dev",
+    f"{GOCODE}/google.golang.org/protobuf": "golang-google-protobuf-dev",
+    # grpc-go's protobuf codec needs the 1.5 API of github.com/golang/protobuf (1.3 decodes nothing generated now)
+    f"{GOCODE}/github.com/golang/protobuf/internal/gengogrpc": "golang-github-golang-protobuf-1-5-dev",
+}, go_fetch, {"GOCACHE": gocache.IN_CACHE})
+CPP = debian_recipe("cpp", {
+    "/usr/bin/g++": "g++", "/usr/bin/pkg-config": "pkgconf", "/usr/bin/grpc_cpp_plugin": "protobuf-compiler-grpc",
+    "/usr/include/grpcpp": "libgrpc++-dev", "/usr/include/google/protobuf": "libprotobuf-dev",
+})
+JAVA = debian_recipe("java", {
+    "/usr/lib/jvm/default-java/bin/javac": "default-jdk-headless",
+    "/usr/bin/grpc_java_plugin": "protobuf-compiler-grpc-java-plugin",
+    f"{MAVEN}/io/grpc/grpc-netty": "libgrpc-java", f"{MAVEN}/com/google/protobuf/protobuf-java": "libprotobuf-java",
+    # what libgrpc-java needs but does not depend on
+    f"{MAVEN}/io/netty/netty-codec-http2": "libnetty-java", f"{MAVEN}/com/google/guava/guava": "libguava-java",
+    f"{MAVEN}/io/perfmark/perfmark-api": "libperfmark-java",
+    f"{MAVEN}/com/google/code/gson/gson": "libgoogle-gson-java",
+    f"{MAVEN}/org/apache/geronimo/specs/geronimo-annotation_1.3_spec": "libgeronimo-annotation-1.3-spec-java",
+})
+
 RECIPES: dict[str, Recipe] = {
     recipe.language: recipe for recipe in (
         Recipe("javascript", NODE_TOOLS, NODE_VERSIONS, npm_fetch, steps=(_npm("ci", "--omit=dev"),)),
@@ -175,6 +223,7 @@ RECIPES: dict[str, Recipe] = {
             ("node", "node_modules/typescript/bin/tsc", "--project", "tsconfig.json"),
             _npm("prune", "--omit=dev"),  # the compiler is not part of the stored bot
         )),
+        GO, CPP, JAVA,
     )
 }
 """Every language of ``bots_sdk.botdir.LANGUAGES`` has its recipe here (tests/worker/test_languages.py)."""

@@ -13,14 +13,16 @@ launcher's env in /proc/1/environ), stdin=/dev/null, stdout+stderr to the seat's
 log file, in a new session.
 
 What the bot sees (and nothing else): ``/usr`` and its merged-usr symlinks,
-read-only; ``/bot/venv``, the runtime (runtime.py: the host's python of the
-worker's minor version plus a read-only copy of grpcio, protobuf and bots_sdk);
-``/bot/src``, a root-owned snapshot of its own folder (layout.py), read-only;
-``/run/bot``, its socket dir (the only host-backed writable path, pitfall 6: the
-referee ``lstat``s the socket); a 64 MiB private ``/tmp``; fresh ``/proc`` and
+read-only (with the Debian JDK's configuration, ``/etc/java-*-openjdk``);
+``/bot/venv``, the runtime (runtime.py: the host's python of the worker's minor
+version plus a read-only copy of grpcio, protobuf and bots_sdk); ``/bot/src``, a
+root-owned snapshot of its own folder (layout.py), read-only; ``/run/bot``, its
+socket dir (the only host-backed writable path, pitfall 6: the referee
+``lstat``s the socket); a 64 MiB private ``/tmp``; fresh ``/proc`` and
 ``/dev``; an empty network namespace (only ``lo``), so the unix socket is its
-one way out. Other bots' seats, the repository, ``/root``, ``/home`` and ``/etc``
-are not in its tree at all, and on the host its seat dir is 0750 root:slot-gid.
+one way out. Other bots' seats, the repository, ``/root``, ``/home`` and the rest
+of ``/etc`` are not in its tree at all, and on the host its seat dir is 0750
+root:slot-gid.
 
 Entry: python bots run ``/bot/venv/bin/python ENTRY`` in ``/bot/src``;
 reference bots ``/bot/venv/bin/python -m bots_sdk.bots NAME`` in ``/tmp``;
@@ -92,6 +94,9 @@ def setpriv_args(uid: int) -> list[str]:
     return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--"]
 
 
+JDK_CONFIG = tuple(str(path) for path in sorted(Path("/etc").glob("java-*-openjdk")))
+"""Debian's JDKs keep their configuration in /etc (``lib/jvm.cfg`` and ``conf/`` in /usr/lib/jvm link there):
+without it no ``java`` starts, so Java bots (and their builds) see it, read-only."""
 SHM_BYTES = 16 * 1024 * 1024
 """/dev/shm inside the sandbox: POSIX shared memory for libraries that want it, capped."""
 
@@ -109,7 +114,7 @@ def base_args(bwrap: str, hostname: str, env: dict[str, str], tmp_bytes: int) ->
     for link in ("bin", "lib", "lib64", "sbin"):
         if Path(f"/usr/{link}").exists():
             args += ["--symlink", f"usr/{link}", f"/{link}"]
-    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
+    for etc in ("/etc/ld.so.cache", "/etc/localtime", *JDK_CONFIG):
         args += ["--ro-bind-try", etc, etc]
     return [
         *args, "--proc", "/proc", "--dev", "/dev",
