@@ -98,7 +98,7 @@ def test_sdist_and_wheel_pass_twine_and_hold_the_package_data(dist: Path) -> Non
     for wanted in PACKAGE_DATA:
         assert wanted.format(version=__version__) in names, f"{wanted} is missing from the wheel"
     assert not any(name.startswith(("tests/", "var/")) or "node_modules" in name or "/dist/" in name
-                   or name.startswith("bots_sdk/examples/") and "/build/" in name for name in names)
+                   or (name.startswith("bots_sdk/examples/") and "/build/" in name) for name in names)
 
 
 def test_the_sdk_alone_serves_plays_and_checks_a_new_bot(dist: Path, tmp_path: Path,
