@@ -214,6 +214,7 @@ ARENA_MATCH_DONE_HOOKS = [
 ARENA_ANALYSIS = env.bool("ARENA_ANALYSIS", default=True)
 ARENA_ANALYSIS_SAMPLES = env.int("ARENA_ANALYSIS_SAMPLES", default=32)
 ARENA_ANALYSIS_STALE_S = env.float("ARENA_ANALYSIS_STALE_S", default=1800.0)
+ARENA_ANALYSIS_ATTEMPTS = env.int("ARENA_ANALYSIS_ATTEMPTS", default=3)
 
 # Celery (worker/celery.py reads these through config_from_object with the CELERY_ namespace).
 # Without CELERY_BROKER_URL the broker is a folder under var/ (kombu's filesystem transport): a laptop

@@ -32,6 +32,8 @@ class GameAnalysis(models.Model):
     reviews = models.JSONField(default=list, help_text="One verdict a decision (Review.to_dict()).")
     exact_from = models.PositiveIntegerField(null=True, blank=True, help_text="First step with an exact value.")
     error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker took it since it was queued; past ARENA_ANALYSIS_ATTEMPTS it fails.")
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

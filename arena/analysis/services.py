@@ -2,8 +2,10 @@
 
 Each queued analysis sends one ``analyze_next`` task, and a task takes whichever queued analysis comes first
 (a person's request, then rated ladder games, then the rest, oldest first), not a given one: Celery's Redis
-queues have no priorities, the database does. An analysis left running by a worker that died is taken again
-after ``ARENA_ANALYSIS_STALE_S``; one that fails is stored with its reason, so every path ends recorded.
+queues have no priorities, the database does. An analysis still running ``ARENA_ANALYSIS_STALE_S`` after it was
+taken (its worker died, or Celery's time limit killed it) is queued again by the reaper's pass
+(``analysis_reap``), and fails after ``ARENA_ANALYSIS_ATTEMPTS`` takes, so a game too hard to analyse cannot
+loop for ever; one that fails is stored with its reason, so every path ends recorded.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ import logging
 import time
 import traceback
 from collections import defaultdict
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from arena.analysis.models import AnalysedSeat, GameAnalysis
@@ -42,6 +43,7 @@ def analysis_queue(*, game: Game, priority: int) -> GameAnalysis:
             analysis.priority = priority
             analysis.error = ""
             analysis.done = 0
+            analysis.attempts = 0
             analysis.save()
             enqueue_on_commit(TASK)
         elif analysis.status == GameAnalysis.Status.QUEUED and priority < analysis.priority:
@@ -74,19 +76,36 @@ def analysis_match_done(match_id: int) -> None:
 
 
 def _claim() -> GameAnalysis | None:
-    stale = timezone.now() - timedelta(seconds=settings.ARENA_ANALYSIS_STALE_S)
     with transaction.atomic():
         analysis = (GameAnalysis.objects.select_for_update(skip_locked=True)
-                    .filter(Q(status=GameAnalysis.Status.QUEUED)
-                            | Q(status=GameAnalysis.Status.RUNNING, started__lt=stale))
-                    .order_by("priority", "created").first())
+                    .filter(status=GameAnalysis.Status.QUEUED).order_by("priority", "created").first())
         if analysis is None:
             return None
         analysis.status = GameAnalysis.Status.RUNNING
         analysis.started = timezone.now()
         analysis.done = 0
-        analysis.save(update_fields=["status", "started", "done"])
+        analysis.attempts += 1
+        analysis.save(update_fields=["status", "started", "done", "attempts"])
     return analysis
+
+
+def analysis_reap(now: datetime) -> tuple[list[int], list[int]]:
+    """The reaper's pass over analyses running past ``ARENA_ANALYSIS_STALE_S``: each is queued again (with its
+    task), or failed once it was taken ``ARENA_ANALYSIS_ATTEMPTS`` times. Returns the ids queued and failed."""
+    stale = GameAnalysis.objects.filter(status=GameAnalysis.Status.RUNNING,
+                                        started__lt=now - timedelta(seconds=settings.ARENA_ANALYSIS_STALE_S))
+    tries = settings.ARENA_ANALYSIS_ATTEMPTS
+    why = f"gave up after {tries} attempts: each ran past {settings.ARENA_ANALYSIS_STALE_S:.0f} s or its worker died"
+    requeued, failed = [], []
+    for analysis in stale:
+        held = GameAnalysis.objects.filter(pk=analysis.pk, status=GameAnalysis.Status.RUNNING, started=analysis.started)
+        with transaction.atomic():
+            if held.filter(attempts__lt=tries).update(status=GameAnalysis.Status.QUEUED, started=None, done=0):
+                enqueue_on_commit(TASK)
+                requeued.append(analysis.pk)
+            elif held.update(status=GameAnalysis.Status.FAILED, finished=now, error=why):
+                failed.append(analysis.pk)
+    return requeued, failed
 
 
 def analysis_run_next() -> int | None:

@@ -9,6 +9,7 @@ Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
 * a match running without a deadline (claimed before deadlines existed) gets one from its start.
 * a table running past its time limit fails; one whose worker went silent is handed to a worker again.
 * a build running past its deadline is pending again and enqueued, or rejected after its attempts.
+* a game analysis running too long is queued again, or failed after its attempts (``analysis_reap``).
 
 Each reaped item is logged as a warning (with the worker that held it), and the activity page counts them.
 """
@@ -24,6 +25,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from arena.analysis.services import analysis_reap
 from arena.bots.models import BotVersion
 from arena.bots.services import version_build_release
 from arena.jobs import enqueue_on_commit
@@ -51,6 +53,8 @@ class Reaped:
     tables_kicked: list[int] = field(default_factory=list)
     builds_requeued: list[int] = field(default_factory=list)
     builds_rejected: list[int] = field(default_factory=list)
+    analyses_requeued: list[int] = field(default_factory=list)
+    analyses_failed: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, list[int]]:
         return {name: list(value) for name, value in vars(self).items()}
@@ -65,6 +69,9 @@ def reap(now: datetime | None = None) -> Reaped:
         _reap_match(match, now, reaped)
     _reap_tables(now, reaped)
     _reap_builds(now, reaped)
+    reaped.analyses_requeued, reaped.analyses_failed = analysis_reap(now)
+    for analysis_id in reaped.analyses_failed:
+        log.warning("reaper: analysis %s ran too long too often: failed", analysis_id)
     return reaped
 
 

@@ -3,15 +3,18 @@ and that the task is routed to the `analysis` queue which every way of running t
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from arena.analysis.models import AnalysedSeat, GameAnalysis
 from arena.analysis.services import analysis_match_done, analysis_queue, analysis_run_next
 from arena.matches.models import Game, Match
+from arena.ops.reaper import reap
 from bots_sdk.bots import GentleBot
 from bots_sdk.engine import Game as BotGame
 from bots_sdk.engine import GameRecord, Rules
@@ -78,6 +81,31 @@ def test_a_record_that_does_not_replay_ends_failed_with_the_reason(alice: User) 
     assert "does not replay" in analysis.error and "attack 2S" in analysis.error
     analysis_queue(game=game, priority=GameAnalysis.Priority.REQUESTED)  # asked again: queued again
     assert GameAnalysis.objects.get(game=game).status == GameAnalysis.Status.QUEUED
+
+
+def test_an_analysis_whose_worker_never_finishes_is_queued_again_then_fails(alice: User, settings: Any) -> None:
+    """Attack: a game whose analysis always outlives its worker (killed by the task's time limit, or the worker
+    dies). The reaper's pass queues it again until its attempts are spent, then it fails with the reason:
+    it neither stays running nor loops for ever."""
+    settings.ARENA_ANALYSIS_ATTEMPTS = 2
+    game = stored_game([version_of(alice, "sly"), version_of(alice, "fox")], record=forfeited(4)).games.get()
+    analysis_queue(game=game, priority=GameAnalysis.Priority.REQUESTED)
+    later = timezone.now() + timedelta(seconds=settings.ARENA_ANALYSIS_STALE_S + 1)
+    for attempt in (1, 2):
+        claimed = GameAnalysis.objects.get(game=game)
+        assert claimed.status == GameAnalysis.Status.QUEUED
+        GameAnalysis.objects.filter(pk=claimed.pk).update(  # taken by a worker that then dies
+            status=GameAnalysis.Status.RUNNING, started=timezone.now(), attempts=attempt)
+        assert reap(timezone.now()).analyses_requeued == []  # still within its time: left alone
+        reaped = reap(later)
+        expected = ([claimed.pk], []) if attempt < 2 else ([], [claimed.pk])
+        assert (reaped.analyses_requeued, reaped.analyses_failed) == expected
+    failed = GameAnalysis.objects.get(game=game)
+    assert failed.status == GameAnalysis.Status.FAILED and "gave up after 2 attempts" in failed.error
+    analysis_queue(game=game, priority=GameAnalysis.Priority.REQUESTED)  # a person asks again: a fresh start
+    assert analysis_run_next() == game.pk
+    done = GameAnalysis.objects.get(game=game)
+    assert done.status == GameAnalysis.Status.DONE and done.attempts == 1
 
 
 def test_the_task_goes_to_the_analysis_queue_and_every_runner_consumes_it() -> None:
