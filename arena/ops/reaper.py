@@ -1,4 +1,5 @@
-"""The reaper: running work past its deadline is taken back, so a dead or stuck worker never stalls the arena.
+"""The reaper: running work past its deadline is taken back, so a dead or stuck worker never stalls the arena,
+and no new version waits in admission for a decision that will not come.
 
 Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
 
@@ -9,6 +10,9 @@ Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
 * a match running without a deadline (claimed before deadlines existed) gets one from its start.
 * a table running past its time limit fails; one whose worker went silent is handed to a worker again.
 * a build running past its deadline is pending again and enqueued, or rejected after its attempts.
+* a version still in admission with no admission match under way (the match-done hook that decides it failed
+  or never ran, or its match was cancelled or deleted) is decided from its match, or gets another admission
+  match, or (after ``ARENA_TASK_ATTEMPTS`` attempts) is rejected with what happened (``arena.bots.admission``).
 
 Each reaped item is logged as a warning (with the worker that held it), and the activity page counts them.
 """
@@ -24,6 +28,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from arena.bots.admission import admissions_settle
 from arena.bots.models import BotVersion
 from arena.bots.services import version_build_release
 from arena.jobs import enqueue_on_commit
@@ -50,13 +55,17 @@ class Reaped:
     tables_kicked: list[int] = field(default_factory=list)
     builds_requeued: list[int] = field(default_factory=list)
     builds_rejected: list[int] = field(default_factory=list)
+    admissions_decided: list[int] = field(default_factory=list)
+    """Versions admitted or rejected from an admission match that ended without a decision."""
+    admissions_requeued: list[int] = field(default_factory=list)
+    """Versions whose admission match ended without a result, with a new admission match."""
 
     def as_dict(self) -> dict[str, list[int]]:
         return {name: list(value) for name, value in vars(self).items()}
 
 
 def reap(now: datetime | None = None) -> Reaped:
-    """One pass over matches, tables and builds (see the module's docstring); returns what it did."""
+    """One pass over matches, tables, builds and admissions (see the module's docstring); returns what it did."""
     now = now or timezone.now()
     reaped = Reaped()
     _date_undated(now)
@@ -64,6 +73,7 @@ def reap(now: datetime | None = None) -> Reaped:
         _reap_match(match, now, reaped)
     _reap_tables(now, reaped)
     _reap_builds(now, reaped)
+    _reap_admissions(reaped)
     return reaped
 
 
@@ -131,6 +141,12 @@ def _reap_builds(now: datetime, reaped: Reaped) -> None:
             else:
                 reaped.builds_rejected.append(version_id)
                 log.warning("reaper: the build of version %s ran past its deadline too often: rejected", version_id)
+
+
+def _reap_admissions(reaped: Reaped) -> None:
+    settled = admissions_settle()
+    reaped.admissions_decided += settled.admitted + settled.rejected
+    reaped.admissions_requeued += settled.requeued
 
 
 def reaper_schedule_ensure() -> None:
