@@ -114,6 +114,11 @@ WORDING: dict[str, Promise] = {
     "version.build_gave_up": _("the workers could not build it in %(count)s attempts; the last: %(error)s"),
     "version.admission_failed": _("admission match failed: %(reason)s"),
     "version.admission_lost": _("admission: game %(game)s against random was lost by %(reason)s: %(detail)s"),
+    "version.admission_gave_up": _("admission: no result after %(count)s attempts at its admission match against "
+                                   "random; the last %(ending)s"),
+    "admission.gone": _("is gone"),
+    "admission.cancelled": _("was cancelled"),
+    "admission.failed": _("failed: %(reason)s"),
 }
 """Every stored message's English; the catalogs hold its Russian and German. Codes are kept once rows hold them
 (a row whose code is gone shows its JSON): reword a message freely, rename its code never."""

@@ -203,8 +203,10 @@ ARENA_DEADLINE_MARGIN_S = env.float("ARENA_DEADLINE_MARGIN_S", default=120.0)
 ARENA_BUILD_TIME_LIMIT_S = env.float("ARENA_BUILD_TIME_LIMIT_S", default=900.0)
 ARENA_TASK_ATTEMPTS = env.int("ARENA_TASK_ATTEMPTS", default=3)
 ARENA_REAPER_EVERY_MINUTES = env.int("ARENA_REAPER_EVERY_MINUTES", default=1)
-# Called with a match id once the match is stored or has failed: the apps that wait on matches move on.
+# Called with a match id once the match is stored or has failed: the apps that wait on matches move on (a new
+# version's admission is decided, a tournament advances, a strength test counts the games).
 ARENA_MATCH_DONE_HOOKS = [
+    "arena.bots.admission.admission_match_done",
     "arena.tournaments.services.tournament_match_done",
     "arena.sprt.services.sprt_match_done",
     "arena.analysis.services.analysis_match_done",

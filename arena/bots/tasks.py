@@ -1,4 +1,5 @@
-"""Admission of a new version: build it on a worker, then queue its match against ``random``.
+"""Admission of a new version: build it on a worker, then queue its match against ``random``
+(``arena.bots.admission`` decides from that match once it ends).
 
 Whatever happens the version leaves "building": built and on to its admission,
 rejected with the reason (a bad bot, or a build that raised anything else), or,
@@ -13,20 +14,17 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
 from django.db import transaction
 
+from arena.bots.admission import admission_queue
 from arena.bots.builds import version_build
 from arena.bots.models import BotVersion
 from arena.bots.services import (
-    reference_versions_ensure,
     version_build_release,
     version_reject,
     version_start_building,
 )
 from arena.matches.failures import classify
-from arena.matches.models import Match
-from arena.matches.services import match_create
 from arena.notices import notice
 from worker.builds import BuildError
 from worker.tasks import InfrastructureError
@@ -54,14 +52,10 @@ def admit_version(self: Any, version_id: int) -> str:
         version_reject(version=version, error=notice("version.build", error=str(error)).stored()
                        if isinstance(error, BuildError) else failure.public)
         return "rejected"
-    opponent = reference_versions_ensure()["random"]
     with transaction.atomic():
         if BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.BUILDING).update(
             status=BotVersion.Status.ADMISSION, build_deadline=None
         ) != 1:
             return "admission already queued"
-        match_create(
-            kind=Match.Kind.ADMISSION, versions=[version, opponent], preset=settings.ARENA_ADMISSION_PRESET,
-            deals=settings.ARENA_ADMISSION_DEALS, rated=True,
-        )
+        admission_queue(version)
     return "admission queued"

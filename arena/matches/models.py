@@ -55,6 +55,10 @@ class Match(models.Model):
     public_error = models.CharField(
         max_length=500, blank=True, help_text="Why it failed in words for authors and public pages: no host details."
     )
+    author_error = models.TextField(
+        blank=True, help_text="Why it failed for the authors of its bots only (a build's output); never on a page: "
+                              "the admission passes it to its version's author."
+    )
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the running match is overdue (set at each claim; the reaper reads it)."
     )

@@ -11,6 +11,7 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
     {"format": "durak-frames/1",
      "preset": "classic", "players": 2, "rules": {...the record's rules...},
      "dealer": 1, "deck_size": 36, "hand_size": 6, "trump": "D", "trump_card": "6D",
+     "order": "6S7S...ASJH...6D...AD",   # the deck in hand order (sort_hand): how the viewer sorts a pile
      "seats": [{"seat": 0, "bot": "gentle", "version": "1", "name": "gentle"}, ...],
      "teams": null,               # or, with option teams, one per team (see below)
      "result": {"durak": 1, "draw": false, "reason": "normal", "out_order": [0],
@@ -24,7 +25,7 @@ are their cards run together, ``"7S9SJH"``, which keeps a 6-seat game small; sea
         "label": "leads 6♠",               # short, for the move list
         "caption": "Seat 0 (gentle) leads 6♠",
         "hl": ["6S"],                       # the card(s) of this step, to highlight
-        "hands": ["7S9SJH", ...],           # every true hand, sorted for display (trumps last)
+        "hands": ["7S9SJH", ...],           # every true hand, as a player holds it (sort_hand: trumps last)
         "known": ["", "9H", ...],           # per seat: the cards of that hand every seat knows
         "table": ["6S9S", "7S"],            # attack card, then its cover if beaten
         "stock": 12, "trump_card": "6D", "trump_by": null,   # who drew the turned-up card
@@ -67,13 +68,11 @@ from django.utils.translation import ngettext, pgettext
 
 from arena.matches.cards import pretty
 from arena.matches.fault_words import fault_text, why_illegal_text
-from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules, Watcher
+from bots_sdk.engine import Action, ActionKind, Card, DurakError, Game, GameRecord, Rules, Watcher, sort_hand
 from bots_sdk.engine.cards import mask_to_cards
 from bots_sdk.engine.outcome import Reason
 
 FORMAT: Final = "durak-frames/1"
-_DISPLAY_SUIT_ORDER: Final = {0: 0, 1: 1, 3: 2, 2: 3}
-"""Spades, hearts, clubs, diamonds: black and red alternate in a sorted hand."""
 TEAM_LETTERS: Final = "ABCDEF"
 """A team's letter on the pages: colour alone would fail colour-blind readers, so every badge says it too."""
 
@@ -154,18 +153,12 @@ class _Snapshots(Watcher):
         self.out_at_start = set(game.out_order)
 
 
-def _sort_key(trump: int) -> Any:
-    def key(card: Card) -> tuple[int, int, int]:
-        return (card.suit == trump, _DISPLAY_SUIT_ORDER[card.suit], card.rank)
-    return key
-
-
 def _state(game: Game) -> dict[str, Any]:
-    key = _sort_key(game.trump)
+    trump = game.trump
     n = game.players
     state: dict[str, Any] = {
-        "hands": ["".join(map(str, sorted(mask_to_cards(game.hand_mask(s)), key=key))) for s in range(n)],
-        "known": ["".join(map(str, sorted(mask_to_cards(game.known_mask(s)), key=key))) for s in range(n)],
+        "hands": ["".join(map(str, sort_hand(mask_to_cards(game.hand_mask(s)), trump))) for s in range(n)],
+        "known": ["".join(map(str, sort_hand(mask_to_cards(game.known_mask(s)), trump))) for s in range(n)],
         "table": [str(a) if c is None else f"{a}{c}" for a, c in game.table()],
         "stock": game.stock_size,
         "trump_card": str(game.trump_card),
@@ -391,7 +384,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     """
     frames: dict[str, Any] = {
         "format": FORMAT, "preset": "", "players": 0, "rules": {}, "dealer": None, "deck_size": 0,
-        "hand_size": 0, "trump": "", "trump_card": "", "seats": [], "teams": None, "result": _result({}),
+        "hand_size": 0, "trump": "", "trump_card": "", "order": "", "seats": [], "teams": None, "result": _result({}),
         "complete": False,
         "error": None, "bouts": 0, "steps": [],
     }
@@ -427,6 +420,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
         frames["error"] = _("the replay failed: %(type)s: %(error)s") % {"type": type(crash).__name__, "error": crash}
         return frames
     frames["trump"] = game.trump_card.suit.letter if steps else ""
+    frames["order"] = "".join(map(str, sort_hand(deck, game.trump))) if steps else ""
     frames["trump_card"] = steps[0]["trump_card"] if steps else ""
     frames["steps"] = steps
     frames["bouts"] = game.bout

@@ -145,19 +145,13 @@ def match_release(*, match: Match, task_id: str, error: str = "", public_error: 
 
 def match_fail(*, match: Match, task_id: str, error: str, public_error: str = "", author_error: str = "") -> bool:
     """End the match as failed: ``error`` in full for staff, ``public_error`` (no host details) for everyone
-    else (an ``arena.notices`` notice, stored); an admission's version is rejected with ``author_error`` (its build
-    output, which only its author sees), else the public reason. False if this task lost the claim."""
+    else, ``author_error`` (a build's output) for its bots' authors only, which the match-done hooks may pass on
+    (an admission rejects its version with it). False if this task lost the claim."""
     public = public_error or notice("match.not_played").stored()
-    failed = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
-        status=Match.Status.FAILED, error=_clip(error, 10000), public_error=public[:500], finished=timezone.now(),
-        deadline=None,
-    )
-    if failed and match.kind == Match.Kind.ADMISSION:
-        from arena.bots.services import version_reject
-
-        version_reject(version=match.entries.all()[0].version,
-                       error=notice("version.admission_failed", reason=as_param(author_error or public)).stored())
-    return bool(failed)
+    return bool(Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
+        status=Match.Status.FAILED, error=_clip(error, 10000), public_error=public[:500],
+        author_error=_clip(author_error, 10000), finished=timezone.now(), deadline=None,
+    ))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -206,11 +200,6 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
     entries = list(match.entries.select_related("version__bot").order_by("index"))
     now = timezone.now()
     rated = match.rated
-    admitted = True
-    if match.kind == Match.Kind.ADMISSION:
-        faults = [r for r in results if r.offender is not None and r.seats[r.offender] == 0]
-        admitted = not faults
-        rated = rated and admitted
     with transaction.atomic():
         finished = Match.objects.filter(pk=match.pk, status=Match.Status.RUNNING, task_id=task_id).update(
             status=Match.Status.DONE, finished=now
@@ -253,8 +242,6 @@ def match_store_result(*, match: Match, task_id: str, results: Sequence[GameResu
         _tally_pairs(seats)
         if rated:
             ratings_apply_games(games=games, seats=seats)
-        if match.kind == Match.Kind.ADMISSION:
-            _decide_admission(entries[0].version, admitted, results)
     return True
 
 
@@ -296,23 +283,9 @@ def _tally_pairs(seats: Sequence[GameSeat]) -> None:
         cursor.executemany(sql, [(a, b, *counts) for (a, b), counts in sorted(tallies.items())])
 
 
-def _decide_admission(version: BotVersion, admitted: bool, results: Sequence[GameResult]) -> None:
-    from arena.bots.services import version_admit, version_reject
-
-    if admitted:
-        version_admit(version=version)
-        return
-    fault = next(r for r in results if r.offender is not None and r.seats[r.offender] == 0)
-    version_reject(
-        version=version,
-        error=notice("version.admission_lost", game=results.index(fault) + 1,
-                     reason=notice("reason", code=fault.reason), detail=notice("fault", detail=fault.detail)).stored(),
-    )
-
-
 def match_done(match_id: int) -> None:
-    """Tell the apps waiting on matches (tournaments, strength tests) that this one is over; a hook that
-    raises is logged and the others still run (their own periodic tasks catch up)."""
+    """Tell the apps waiting on matches (admission, tournaments, strength tests) that this one is over; a hook
+    that raises is logged and the others still run (their own periodic tasks, or the reaper, catch up)."""
     for hook in settings.ARENA_MATCH_DONE_HOOKS:
         try:
             import_string(hook)(match_id)

@@ -1,4 +1,5 @@
-"""The reaper: running work past its deadline is taken back, so a dead or stuck worker never stalls the arena.
+"""The reaper: running work past its deadline is taken back, so a dead or stuck worker never stalls the arena,
+and no new version waits in admission for a decision that will not come.
 
 Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
 
@@ -10,6 +11,9 @@ Every minute (a django-celery-beat row, ``reaper_schedule_ensure``), one pass:
 * a table running past its time limit fails; one whose worker went silent is handed to a worker again.
 * a build running past its deadline is pending again and enqueued, or rejected after its attempts.
 * a game analysis running too long is queued again, or failed after its attempts (``analysis_reap``).
+* a version still in admission with no admission match under way (the match-done hook that decides it failed
+  or never ran, or its match was cancelled or deleted) is decided from its match, or gets another admission
+  match, or (after ``ARENA_TASK_ATTEMPTS`` attempts) is rejected with what happened (``arena.bots.admission``).
 
 Each reaped item is logged as a warning (with the worker that held it), and the activity page counts them.
 """
@@ -26,6 +30,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from arena.analysis.services import analysis_reap
+from arena.bots.admission import admissions_settle
 from arena.bots.models import BotVersion
 from arena.bots.services import version_build_release
 from arena.jobs import enqueue_on_commit
@@ -55,13 +60,17 @@ class Reaped:
     builds_rejected: list[int] = field(default_factory=list)
     analyses_requeued: list[int] = field(default_factory=list)
     analyses_failed: list[int] = field(default_factory=list)
+    admissions_decided: list[int] = field(default_factory=list)
+    """Versions admitted or rejected from an admission match that ended without a decision."""
+    admissions_requeued: list[int] = field(default_factory=list)
+    """Versions whose admission match ended without a result, with a new admission match."""
 
     def as_dict(self) -> dict[str, list[int]]:
         return {name: list(value) for name, value in vars(self).items()}
 
 
 def reap(now: datetime | None = None) -> Reaped:
-    """One pass over matches, tables and builds (see the module's docstring); returns what it did."""
+    """One pass over matches, tables, builds and admissions (see the module's docstring); returns what it did."""
     now = now or timezone.now()
     reaped = Reaped()
     _date_undated(now)
@@ -72,6 +81,7 @@ def reap(now: datetime | None = None) -> Reaped:
     reaped.analyses_requeued, reaped.analyses_failed = analysis_reap(now)
     for analysis_id in reaped.analyses_failed:
         log.warning("reaper: analysis %s ran too long too often: failed", analysis_id)
+    _reap_admissions(reaped)
     return reaped
 
 
@@ -139,6 +149,12 @@ def _reap_builds(now: datetime, reaped: Reaped) -> None:
             else:
                 reaped.builds_rejected.append(version_id)
                 log.warning("reaper: the build of version %s ran past its deadline too often: rejected", version_id)
+
+
+def _reap_admissions(reaped: Reaped) -> None:
+    settled = admissions_settle()
+    reaped.admissions_decided += settled.admitted + settled.rejected
+    reaped.admissions_requeued += settled.requeued
 
 
 def reaper_schedule_ensure() -> None:

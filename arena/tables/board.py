@@ -25,7 +25,7 @@ from django.utils.translation import pgettext_lazy
 
 from arena.matches.replay import pretty, replay_frames
 from bots_sdk.bots import make_bot
-from bots_sdk.engine import Action, ActionKind, Card, Game, Observation, Rules
+from bots_sdk.engine import Action, ActionKind, Card, Game, Observation, Rules, sort_hand
 
 LOG_LINES = 6
 """Captions of the latest moves the page lists."""
@@ -42,10 +42,6 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
-def sorted_hand(observation: Observation) -> list[str]:
-    """The hand as people hold it: by suit, low to high, trumps last."""
-    trump = observation.trump
-    return _cards(sorted(observation.hand, key=lambda c: (c.suit == trump, c.suit, c.rank)))
 
 
 def action_label(action: Action, observation: Observation) -> str:
@@ -127,13 +123,14 @@ def table_view(game: Game, me: int | None, names: Sequence[str]) -> dict[str, An
         "seats": [
             {
                 "seat": s, "name": names[s], "count": observation.hand_sizes[s], "out": observation.out[s],
-                "known": [] if s == me else _cards(observation.known_cards[s]), "role": _role(observation, s),
+                "known": [] if s == me else _cards(sort_hand(observation.known_cards[s], observation.trump)),
+                "role": _role(observation, s),
                 "to_act": observation.to_act == s, "team": team_of.get(s),
                 "partner": me is not None and s in game.partners(me),
             }
             for s in range(n)
         ],
-        "hand": sorted_hand(observation) if me is not None else [],
+        "hand": _cards(sort_hand(observation.hand, observation.trump)) if me is not None else [],
         "trump": observation.trump.letter, "trump_card": str(observation.trump_card),
         "trump_drawn_by": observation.trump_drawn_by, "stock": observation.stock_size,
         "discard": len(observation.discard),

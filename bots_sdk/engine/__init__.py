@@ -9,7 +9,7 @@ True
 # First: under DURAK_PURE_PYTHON=1 this makes the submodules below load from source, not compiled.
 import bots_sdk.native  # noqa: F401
 from bots_sdk.engine.actions import Action, ActionKind
-from bots_sdk.engine.cards import Card, CardSet, Rank, Suit
+from bots_sdk.engine.cards import Card, CardSet, Rank, Suit, sort_hand, suit_order
 from bots_sdk.engine.determinize import determinize
 from bots_sdk.engine.errors import (
     DurakError,
@@ -34,5 +34,5 @@ __all__ = [
     "Game", "GameRecord",
     "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDealError", "InvalidRulesError",
     "LegalActions", "Observation", "Outcome", "Rank", "Reason", "RecordError", "RecordedAction", "Rules",
-    "SeatInfo", "Suit", "TablePair", "Watcher", "determinize",
+    "SeatInfo", "Suit", "TablePair", "Watcher", "determinize", "sort_hand", "suit_order",
 ]

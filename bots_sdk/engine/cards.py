@@ -158,7 +158,7 @@ class Card:
         return f"Card.parse({self._text!r})"
 
     def __lt__(self, other: Card) -> bool:
-        """Order by rank, then suit: handy for sorting a hand for display."""
+        """Order by rank, then suit: a fixed order for sets of cards (a hand for people: ``sort_hand``)."""
         return (self.rank, self.suit) < (other.rank, other.suit)
 
 
@@ -179,6 +179,39 @@ DECK_RANKS: Final = {
 def deck_cards(size: int) -> list[Card]:
     """The cards of a deck in a fixed order (suit by suit, low to high): the order a seed shuffles."""
     return [CARDS[s * SUIT_BITS + r] for s in Suit for r in DECK_RANKS[size]]
+
+
+def suit_order(trump: Suit) -> tuple[Suit, Suit, Suit, Suit]:
+    """The suits as a player holds them under ``trump``: the trumps last, and red and black alternating.
+
+    The three plain suits are two of the other colour than the trump's, with the one of the trump's colour
+    between them; the two go in the order ♠ ♥ ♣ ♦. So under ♦ it is ♠ ♥ ♣ ♦, under ♣ ♥ ♠ ♦ ♣.
+
+    >>> [suit.letter for suit in suit_order(Suit.HEARTS)]
+    ['S', 'D', 'C', 'H']
+    """
+    plain = [suit for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS) if suit != trump]
+    other = [suit for suit in plain if is_red(suit) != is_red(trump)]
+    (same,) = (suit for suit in plain if is_red(suit) == is_red(trump))
+    return other[0], same, other[1], trump
+
+
+def sort_hand(cards: Iterable[Card], trump: Suit) -> list[Card]:
+    """``cards`` as a player holds them: grouped by suit in ``suit_order(trump)``, each suit low to high, so
+    the trumps come last and the highest trump is the last card. The replay viewer and the tables show every
+    hand in this order.
+
+    >>> hand = [Card.parse(text) for text in "AH 6S 7D TS 6H".split()]
+    >>> " ".join(map(str, sort_hand(hand, Suit.HEARTS)))
+    '6S TS 7D 6H AH'
+    """
+    position = {suit: place for place, suit in enumerate(suit_order(trump))}
+    return sorted(cards, key=lambda card: (position[card.suit], card.rank))
+
+
+def is_red(suit: Suit) -> bool:
+    """Hearts and diamonds."""
+    return suit in (Suit.HEARTS, Suit.DIAMONDS)
 
 
 def deck_mask(size: int) -> CardSet:

@@ -1,9 +1,11 @@
 """A new visitor in a real browser: opens the site, starts a table against two random bots, plays a whole game
 by clicking highlighted cards and buttons (a real Celery worker plays the bots), uses the hint, clicks a card
-that does not fit and reads why, reloads mid-game and goes on, then watches the replay. And on a phone."""
+that does not fit and reads why, reloads mid-game and goes on, then watches the replay, which shows the hand
+in the table's order. And on a phone."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import time
@@ -12,7 +14,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Position, expect
 
+from arena.matches.replay import split_cards
 from arena.tables.models import Table
+from bots_sdk.engine import Card, Suit, sort_hand
 from tests.arena.conftest import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,6 +44,12 @@ WATCH_HAND = """() => {
 
 CORNER: Position = {"x": 8, "y": 14}
 """Where a person clicks a card of a fanned hand: its visible corner (the next card covers its middle)."""
+
+
+def cards_shown(page: Page, hand: str) -> list[str]:
+    """The faces of the hand at ``hand``, left to right."""
+    codes: list[str] = page.locator(f"{hand} [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return codes
 
 
 def over(page: Page) -> bool:
@@ -86,6 +96,7 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
 
     page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
     shoot(page, "tables-02-my-turn")
+    first_hand = cards_shown(page, "#tb-hand")
     # The hint: a highlighted suggestion, which is then played.
     page.click("#hint-btn")
     expect(page.locator("#tb-hint")).to_contain_text("Hint (gentle):")
@@ -117,13 +128,13 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
             page.wait_for_function(MY_TURN_OR_OVER, timeout=60_000)
             if over(page):
                 break
-            hand = sorted(page.locator("#tb-hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+            hand = sorted(cards_shown(page, "#tb-hand"))
             assert page.evaluate("window.needlessRedraws") == 0, "a poll re-drew the hand though nothing changed"
             page.reload()  # mid-game, on the person's turn: the same seat, the same cards, still to act
             page.evaluate(WATCH_HAND)
             expect(page.locator("#tb-home .rp-seat-name")).to_contain_text("(you)")
             expect(page.locator("#tb-line")).to_have_class("tb-line is-mine")
-            after = page.locator("#tb-hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            after = cards_shown(page, "#tb-hand")
             assert sorted(after) == hand
             shoot(page, "tables-05-after-reload")
             reloaded = True
@@ -141,7 +152,21 @@ def test_a_new_visitor_plays_a_whole_game_by_clicking(
     expect(page).to_have_url(re.compile(r"/games/\d+/#view=0"))
     expect(page.locator("#step-counter")).to_contain_text("step 0 /")
     expect(page.locator("#perspective")).to_have_value("0")  # the link opens the replay from the person's seat
+    # The replay shows that very hand in the table's order, the one sort_hand gives (trumps last).
+    frames = json.loads(page.locator("#replay-frames").text_content() or "{}")
+    step = next(i for i, state in enumerate(frames["steps"])
+                if sorted(split_cards(state["hands"][0])) == sorted(first_hand))
+    page.evaluate(f"location.hash = '#step={step}&view=0'")
+    expect(page.locator("#step-counter")).to_contain_text(f"step {step} /")
+    assert cards_shown(page, "#replay .rp-seat[data-seat='0'] .rp-hand") == first_hand
+    trump = Suit.parse(frames["trump"])
+    assert first_hand == [str(c) for c in sort_hand(map(Card.parse, first_hand), trump)]
     page.locator("#btn-last").click()
+    if frames["steps"][-1]["discard"]:  # the discard pile opens in the same order
+        page.locator(".rp-discard-pile").click()
+        pile = cards_shown(page, ".rp-discard-list")
+        assert len(pile) == frames["steps"][-1]["discard"]
+        assert pile == [str(c) for c in sort_hand(map(Card.parse, pile), trump)]
     shoot(page, "tables-07-replay")
 
 

@@ -269,21 +269,16 @@
       ? fmt(window.ngettext("%(count)s discarded", "%(count)s discarded", s.discard), { count: s.discard }) : _("no discard")));
     if (wasOpen && s.discard) {
       const list = el("div", "rp-discard-list");
-      for (const code of [...discardAt[i]].sort(bySuitRank)) list.appendChild(face(code));
+      for (const code of [...discardAt[i]].sort(inHandOrder)) list.appendChild(face(code));
       box.appendChild(list);
     } else {
       box.classList.remove("is-open");
     }
   }
 
-  const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-  const RANK_ORDER = "23456789TJQKA";
-  function bySuitRank(a, b) {
-    const trumpA = a[1] === F.trump;
-    const trumpB = b[1] === F.trump;
-    if (trumpA !== trumpB) return trumpA ? 1 : -1;
-    return SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
-  }
+  // A pile in the order of a hand: the server's F.order (the deck as bots_sdk.engine.sort_hand orders it), so
+  // the page never sorts cards by a rule of its own.
+  const inHandOrder = (a, b) => F.order.indexOf(a) - F.order.indexOf(b);
 
   function drawMoves(i) {
     const list = ui.moves;
