@@ -4,9 +4,11 @@ author wrote kept as they came."""
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tarfile
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -128,3 +130,55 @@ def test_a_422_names_the_field_and_what_is_wrong_in_the_clients_language(alice_t
     german = Client(headers={"authorization": f"Bearer {alice_token}", "accept-language": "de"}).post(
         "/api/challenges", {"bot": 5, "opponents": []}, content_type="application/json").json()["detail"]
     assert [error["msg"] for error in german] == ["Muss eine Zeichenkette sein"]
+
+
+SOURCES = [*sorted(Path("worker/builds").glob("*.py")), Path("worker/build.py"), Path("bots_sdk/botdir.py")]
+"""Where build errors are written: the arena's build step and bot.toml's checks."""
+NOT_BUILDS = {"load_bot"}
+"""Functions whose errors only the command line shows (it loads a bot in-process; the arena never does)."""
+SAMPLES = {"_kind(mode)": "fifo", "_kind(info.st_mode)": "socket", "what": "a special file", "field": "name",
+           "hint": "did you mean 'name'?", "MANIFEST": "bot.toml"}
+"""Values for placeholders whose text a shape names (a kind of file, a bot.toml key, the close-key hint)."""
+_NUMERIC = re.compile(r"len\(|size|limit|entries|depth|count|code|number|written|_bytes|_s\b|chars|lines|"
+                      r"compress_type|/ MB")
+
+
+def _sample(node: ast.FormattedValue) -> str:
+    source = ast.unparse(node.value)
+    if node.conversion == ord("r"):
+        return "'x'"
+    if source in SAMPLES:
+        return SAMPLES[source]
+    if source.startswith("_mb("):
+        return "1.0 MB"
+    if _NUMERIC.search(source) or node.format_spec is not None:
+        return "1"
+    return "x"
+
+
+def _messages() -> list[str]:
+    """Every build error the sources raise, its placeholders filled with sample values."""
+    found = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = {id(node) for function in ast.walk(tree) if isinstance(function, ast.FunctionDef)
+                   and function.name in NOT_BUILDS for node in ast.walk(function)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and id(node) not in skipped
+                    and node.func.id in ("BuildError", "BotSpecError") and node.args):
+                message = node.args[0]
+                if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                    found.append(message.value)
+                elif isinstance(message, ast.JoinedStr):
+                    found.append("".join(str(part.value) if isinstance(part, ast.Constant) else
+                                         _sample(part) for part in message.values))  # type: ignore[arg-type]
+    return found
+
+
+def test_every_build_error_the_worker_writes_is_worded() -> None:
+    """A new or reworded build error fails here until ``arena/bots/build_words.py`` and the catalogs word it."""
+    messages = _messages()
+    assert len(messages) > 50
+    with translation.override("ru"):
+        unworded = [message for message in messages if build_text(message) == message]
+    assert not unworded, f"build errors not worded in arena/bots/build_words.py: {unworded}"
