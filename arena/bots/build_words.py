@@ -39,6 +39,37 @@ KINDS = shapes([
 """Kinds of file a bot may not hold."""
 
 
+TOML = shapes([
+    (r"Invalid value", _("an invalid value")),
+    (r"Invalid statement", _("an invalid statement")),
+    (r"Unterminated string", _("an unterminated string")),
+    (r"Unclosed array", _("an unclosed array")),
+    (r"Unclosed inline table", _("an unclosed inline table")),
+    (r"Cannot overwrite a value", _("a value is set twice")),
+    (r"Cannot declare (?P<key>.+) twice", _("%(key)s is declared twice")),
+    (r"Expected '=' after a key in a key/value pair", _("'=' expected after a key")),
+    (r"Expected newline or end of document after a statement", _("a new line expected after a statement")),
+    (r"Expected ']' at the end of a table declaration", _("']' expected at the end of a table's name")),
+    (r"Expected (?P<what>'.*')", _("%(what)s expected")),
+    (r"Invalid initial character for a key part", _("a key may not start with this character")),
+    (r"(?:Illegal|Found invalid) character (?P<char>'.*'|\".*\")", _("an invalid character %(char)s")),
+    (r"Unescaped '\\' in a string", _("an unescaped '\\' in a string")),
+    (r"Duplicate inline table key (?P<key>.*)", _("the key %(key)s appears twice in an inline table")),
+])
+"""What Python's TOML parser says of a broken ``bot.toml`` (``tomllib``), the commonest of its messages."""
+
+TOML_AT = shapes([
+    (r"(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)",
+     _("%(what)s (line %(line)s, column %(column)s)")),
+    (r"(?P<what>.*) \(at end of document\)", _("%(what)s (at the end of the file)")),
+])
+"""Where the parser stopped."""
+
+
+def _toml(text: str) -> str:
+    return worded(TOML_AT, text, {"what": lambda what: worded(TOML, what, {}) or what}) or text
+
+
 def _label(text: str) -> str:
     return worded(LABELS, text, {}) or text
 
@@ -52,7 +83,7 @@ def _found(text: str) -> str:
 
 
 PARAMETERS: Parameters = {
-    "where": _label, "kind": _kind, "found": _found,
+    "where": _label, "kind": _kind, "found": _found, "toml": _toml,
     "size": decimal, "limit": decimal, "runtime": decimal,
 }
 
@@ -112,7 +143,7 @@ BUILD = shapes([
      _("%(value)s is neither a reference bot (%(known)s) nor a bot folder")),
     (rf"{_W}: no bot\.toml \(create one with `durak new NAME`\)",
      _("%(where)s: no bot.toml (create one with `durak new NAME`)")),
-    (rf"{_W}: not valid TOML: (?P<said>.*)", _("%(where)s: not valid TOML: %(said)s")),
+    (rf"{_W}: not valid TOML: (?P<toml>.*)", _("%(where)s: not valid TOML: %(toml)s")),
     (rf"{_W}: unknown key (?P<key>.*); did you mean (?P<close>.*)\?",
      _("%(where)s: unknown key %(key)s; did you mean %(close)s?")),
     (rf"{_W}: unknown key (?P<key>.*); the known keys are (?P<keys>.*)",
