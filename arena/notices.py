@@ -22,6 +22,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
+from arena.bots.build_words import build_text
 from arena.matches.fault_words import fault_text
 from arena.matches.presets import preset_name
 from arena.matches.replay import reason_text
@@ -130,6 +131,11 @@ WORDS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
 }
 """Codes worded by code elsewhere: a preset's name, a game's end reason, a fault's detail."""
 
+RECOGNISED: Mapping[str, Mapping[str, Callable[[str], str]]] = {
+    "version.build": {"error": build_text},
+}
+"""Parameters stored as a worker wrote them (English) and worded when shown: a build's error."""
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -164,6 +170,9 @@ class Notice:
     def text(self) -> str:
         """The notice in the active language."""
         values = {key: _param_text(value) for key, value in self.params.items()}
+        for key, word in RECOGNISED.get(self.code, {}).items():
+            if isinstance(self.params.get(key), str):
+                values[key] = word(str(values[key]))
         if self.code in WORDS:
             return WORDS[self.code](values)
         return str(WORDING[self.code] % values)

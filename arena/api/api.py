@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import File, Form, NinjaAPI, Status, UploadedFile
-from ninja.errors import HttpError
+from ninja.errors import HttpError, ValidationError
 from ninja.security import HttpBearer
 
 from arena.accounts.models import ApiToken
@@ -39,6 +39,7 @@ from arena.api.schemas import (
     StandingOut,
     VersionOut,
 )
+from arena.api.validation import worded_errors
 from arena.bots.models import Bot, BotVersion
 from arena.bots.selectors import active_versions, bot_get, bot_list, bot_versions, version_get
 from arena.bots.services import SubmissionError, upload_limit_text, version_submit
@@ -256,6 +257,12 @@ def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     detail = NINJA_DETAILS.get(error.message)
     return api.create_response(request, {"detail": str(detail) if detail else error.message},
                                status=error.status_code)
+
+
+@api.exception_handler(ValidationError)
+def invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
+    """A request whose fields do not validate: pydantic's errors, each ``msg`` in the client's language."""
+    return api.create_response(request, {"detail": worded_errors(error.errors)}, status=422)
 
 
 @api.exception_handler(Http404)

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from arena.bots.build_words import build_text
 from arena.bots.models import Bot, BotVersion, VersionArchive
 from arena.jobs import enqueue_on_commit
 from arena.notices import as_param, notice
@@ -56,7 +57,7 @@ def _check_archive(name: str, data: bytes) -> tuple[str, str, str]:
         try:
             src = unpack(archive, Path(scratch) / "src", limits)
         except BuildError as error:
-            raise SubmissionError(str(error)) from None
+            raise SubmissionError(build_text(str(error))) from None
         spec = load_spec(str(src), built=False)
     return spec.name, spec.version, spec.language
 

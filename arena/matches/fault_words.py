@@ -14,24 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from django.utils import formats
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from arena.matches.cards import pretty
-
-Shape = tuple[re.Pattern[str], Promise]
+from arena.recognised import Shape, decimal, shapes, worded
 
 _NUMBER = r"\d+(?:\.\d+)?"
 _CARD = r"[2-9TJQKA][SHDC]"
 
 
-def _shapes(pairs: list[tuple[str, Promise]]) -> list[Shape]:
-    return [(re.compile(pattern, re.S), words) for pattern, words in pairs]
-
-
-FAULTS = _shapes([
+FAULTS = shapes([
     (rf"no answer within (?P<seconds>{_NUMBER}) s", _("no answer within %(seconds)s s")),
     (rf"not SERVING within (?P<seconds>{_NUMBER}) s \((?P<last>.*)\)",
      _("not ready to play (SERVING) within %(seconds)s s (%(last)s)")),
@@ -54,7 +47,7 @@ FAULTS = _shapes([
 ])
 """How a bot broke the contract (timeout, crash, protocol), as the SDK, the sandbox and the referee word it."""
 
-ILLEGAL = _shapes([
+ILLEGAL = shapes([
     (r"the game is over", _("the game is over")),
     (r"seat (?P<seat>\d+) is not to act \(seat (?P<other>\d+) is\)",
      _("seat %(seat)s is not to act (seat %(other)s is)")),
@@ -109,29 +102,18 @@ ACTIONS = {"attack": _("playing %(card)s"), "defend": _("beating %(target)s with
 """An action as the reader names it (the record writes ``defend 6S 9S``: the attack card, then its cover)."""
 
 
-def _seconds(text: str) -> str:
-    """``"1.0"`` with the reader's decimal mark, as many decimals as written."""
-    decimals = len(text.partition(".")[2])
-    return formats.number_format(float(text), decimal_pos=decimals) if decimals else text
-
-
 PARAMETERS: Mapping[str, Callable[[str], str]] = {
     "trump": lambda name: str(SUITS.get(name, name)),
     "rank": lambda letter: "10" if letter == "T" else letter,
     "card": pretty, "target": pretty,
-    "seconds": _seconds,
+    "seconds": decimal,
 }
 """Parameters written for people: the trump suit's name, cards and ranks as the pages draw them, numbers with
 the reader's decimal mark."""
 
 
-def _word(shapes: list[Shape], text: str) -> str | None:
-    for pattern, words in shapes:
-        found = pattern.fullmatch(text)
-        if found:
-            values = {k: PARAMETERS[k](v) if k in PARAMETERS else v for k, v in found.groupdict().items()}
-            return str(words % values)
-    return None
+def _word(known: list[Shape], text: str) -> str | None:
+    return worded(known, text, PARAMETERS)
 
 
 def why_illegal_text(why: str) -> str:
