@@ -53,12 +53,8 @@ class _SourceFirst:
         return None
 
 
-def edited_source() -> str | None:
-    """The first compiled module's source newer than the compiled engine, or None when the build is current.
-
-    The compiled code of every module is in one shared library (a module's own extension is a small shim
-    that a rebuild may leave alone), so that library's time is the build's. All or none: compiled modules
-    call each other's native code, so one stale module means source for all."""
+def _build() -> tuple[float | None, list[str]]:
+    """The compiled engine's build time (None: there is none) and the sources of its compiled modules."""
     root = os.path.dirname(os.path.abspath(__file__))
     built = None
     sources = []
@@ -70,6 +66,22 @@ def edited_source() -> str | None:
                         built = entry.stat().st_mtime
                     else:
                         sources.append(os.path.join(root, package, entry.name[: -len(_SUFFIX)] + ".py"))
+    return built, sources
+
+
+def compiled_sources() -> list[str]:
+    """The sources whose compiled module runs instead of them in this process (none on the pure-Python engine).
+    Their doctests cannot be collected from the source file here; CI runs them on its pure-Python pass."""
+    return _build()[1] if engine_build() == "native" else []
+
+
+def edited_source() -> str | None:
+    """The first compiled module's source newer than the compiled engine, or None when the build is current.
+
+    The compiled code of every module is in one shared library (a module's own extension is a small shim
+    that a rebuild may leave alone), so that library's time is the build's. All or none: compiled modules
+    call each other's native code, so one stale module means source for all."""
+    built, sources = _build()
     if built is None:
         return None
     for source in sources:
