@@ -24,8 +24,10 @@ TEXT_SUFFIXES = frozenset({
     ".py", ".pyi", ".proto", ".md", ".html", ".js", ".css", ".toml", ".yaml", ".yml", ".txt", ".cfg", ".sh",
 })
 TEXT_NAMES = frozenset({"run", "Dockerfile"})
-SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "vendor", "var", "site", "records", "test-artifacts"})
-"""Besides hidden folders (``.ci`` is read): installed packages, caches, vendored third-party files, local state."""
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "vendor", "var", "site", "records", "test-artifacts", "build",
+                          "dist"})
+"""Besides hidden folders (``.ci`` is read): installed packages, caches, vendored third-party files, local state,
+build outputs (a wheel build copies the docs' citers into ``build/``)."""
 
 UPSTREAM = frozenset({"doc/health-checking.md"})
 """Documents of other projects cited as the origin of a vendored file (the grpc/grpc repository's health

@@ -94,7 +94,7 @@ def admission_settle(version_id: int, settled: Settled) -> None:
         if latest is not None and latest.status == Match.Status.FAILED and latest.author_error:
             # the author's own bot failed (its build): playing again would only do the same
             version_reject(version=version,
-                           error=notice("version.admission_failed", reason=latest.author_error).stored())
+                           error=notice("version.admission_failed", reason=as_param(latest.author_error)).stored())
             settled.rejected.append(version_id)
             return
         attempts = sum(max(match.attempts, 1) for match in matches)

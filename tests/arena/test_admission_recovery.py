@@ -25,6 +25,7 @@ from arena.bots.tasks import admit_version
 from arena.matches.models import Game, Match
 from arena.matches.services import match_claim, match_spec, match_store_result, matches_cancel
 from arena.matches.tasks import play_match
+from arena.notices import shown
 from arena.ops.reaper import reap
 from arena.ratings.models import Rating
 from worker.referee.launch import launcher_for
@@ -65,7 +66,7 @@ def test_an_admission_whose_referee_raises_is_played_again_and_the_bot_admitted(
     Match.objects.filter(pk=first.pk).update(preset="bogus")
     assert play_match.apply(args=(first.pk,)).get() == "failed"
     first.refresh_from_db()
-    assert first.status == Match.Status.FAILED and "internal error (ValueError)" in first.public_error
+    assert first.status == Match.Status.FAILED and "internal error (ValueError)" in shown(first.public_error)
     version.refresh_from_db()
     assert version.status == BotVersion.Status.ADMISSION  # not the bot's fault: its admission is queued again
     second = admissions(version)[-1]
@@ -92,8 +93,9 @@ def test_an_admission_whose_worker_died_on_its_last_attempt_is_rejected_with_the
     version.refresh_from_db()
     tries = settings.ARENA_TASK_ATTEMPTS
     assert version.status == BotVersion.Status.REJECTED
-    assert version.error == (f"admission: no result after {tries} attempts at its admission match against random; "
-                             f"the last failed: no worker finished it in time ({tries} attempts)")
+    assert shown(version.error) == (
+        f"admission: no result after {tries} attempts at its admission match against random; "
+        f"the last failed: no worker finished it in time ({tries} attempts)")
     assert "no worker finished it in time" in error_page(alice, version)  # the author reads why
     assert "gone@host" not in version.error  # and no host details
     assert len(admissions(version)) == 1 and reap().admissions_decided == []
@@ -126,7 +128,7 @@ def test_a_cancelled_admission_is_queued_again_then_rejected(alice: User, refere
             assert admissions(version)[-1].status == Match.Status.QUEUED
     assert reaped.admissions_decided == [version.pk]
     version.refresh_from_db()
-    assert version.status == BotVersion.Status.REJECTED and version.error.endswith("the last was cancelled")
+    assert version.status == BotVersion.Status.REJECTED and shown(version.error).endswith("the last was cancelled")
     assert len(admissions(version)) == settings.ARENA_TASK_ATTEMPTS
 
 
@@ -138,8 +140,8 @@ def test_an_admission_whose_bot_does_not_build_on_the_worker_is_rejected_at_once
     (match,) = admissions(version)
     assert play_match.apply(args=(match.pk,)).get() == "failed"
     match.refresh_from_db()
-    assert match.public_error.startswith("a bot of this match could not be built")
+    assert shown(match.public_error).startswith("a bot of this match could not be built")
     version.refresh_from_db()
     assert version.status == BotVersion.Status.REJECTED  # playing again would only build it again
-    assert version.error.startswith("admission match failed: build: ") and len(admissions(version)) == 1
-    assert version.error.removeprefix("admission match failed: ") in error_page(alice, version)
+    assert shown(version.error).startswith("admission match failed: build: ") and len(admissions(version)) == 1
+    assert shown(version.error).removeprefix("admission match failed: ") in error_page(alice, version)

@@ -509,7 +509,7 @@ def seed(args: argparse.Namespace) -> float:
                 matches.append((
                     match_id, plan.kind, "done", plan.preset, n, plan.deals, f"{rng.getrandbits(64):016x}",
                     plan.rated, 1.0, 10.0, 10.0, plan.requested_by, plan.at, plan.at + timedelta(seconds=2),
-                    finished, f"{rng.getrandbits(128):032x}", f"celery@worker-{match_id % 4}", "", "", 1, 0,
+                    finished, f"{rng.getrandbits(128):032x}", f"celery@worker-{match_id % 4}", "", "", "", 1, 0,
                 ))
                 strength = np.array([v.strength for v in plan.versions])
                 weight = 10.0 ** (-(strength - strength.max()) / 400)
@@ -562,7 +562,8 @@ def seed(args: argparse.Namespace) -> float:
             with transaction.atomic(), raw.cursor() as cursor:
                 _copy(cursor, Match, ("id", "kind", "status", "preset", "players", "deals", "seed", "rated", "move_s",
                                       "bank_s", "start_s", "requested_by", "created", "started", "finished",
-                                      "task_id", "worker", "error", "public_error", "attempts", "reaped"), matches)
+                                      "task_id", "worker", "error", "public_error", "author_error", "attempts",
+                                      "reaped"), matches)
                 _copy(cursor, MatchEntry, ("id", "match", "index", "version", "games", "duraks", "faults"), entries)
                 _copy(cursor, Game, ("id", "match", "number", "deal", "rotation", "preset", "players", "rated",
                                      "durak_seat", "draw", "reason", "offender_seat", "detail", "decisions", "bouts",
