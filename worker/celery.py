@@ -29,6 +29,7 @@ from celery.signals import celeryd_after_setup, worker_process_init, worker_read
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 from worker.health import SANDBOX_ENV, check, prepare
+from worker.referee.match import REFEREES_ENV
 from worker.sandbox.runtime import forbid_builds
 
 _BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
@@ -77,6 +78,8 @@ def _prepare_runtime(sender: Any = None, instance: Any = None, **_: Any) -> None
     refuses to start (EX_CONFIG) if it cannot. Tasks never build it (``forbid_builds`` below)."""
     if instance is None or "referee" not in instance.app.amqp.queues.consume_from:
         return
+    # Its pool processes inherit this: starting bots ahead needs a core no other referee of this worker uses.
+    os.environ.setdefault(REFEREES_ENV, str(instance.concurrency))
     sandbox = os.environ.get(SANDBOX_ENV, "bwrap")
     problem = prepare(sandbox) or check(sandbox)
     if problem is not None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import statistics
 import time
 
@@ -36,6 +37,7 @@ from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
 from worker.referee.launch import Launcher, launcher_for
 from worker.referee.match import (
+    START_AHEAD_ENV,
     GameResult,
     MatchSpec,
     RunningBot,
@@ -90,13 +92,19 @@ def _batch_worker(specs: list[dict[str, object]]) -> int:
     return sum(len(play_spec(MatchSpec.from_dict(s), launcher)) for s in specs)
 
 
+def _no_start_ahead() -> None:
+    os.environ[START_AHEAD_ENV] = "off"
+
+
 def scaling(matches: int) -> float:
-    """Seconds for one process to play the batch, divided by the seconds for two processes."""
+    """Seconds for one process to play the batch, divided by the seconds for two processes: what the
+    referees share. Starts ahead are off on both sides (one referee alone would use the second core for
+    them, which is not sharing), as ``auto`` has it for as many referees as cores."""
     specs = [MatchSpec(("gentle", "random"), deals=2, seed=f"batch-{i}").to_dict() for i in range(matches)]
     context = multiprocessing.get_context("spawn")
     timings = []
     for workers in (1, 2):  # both through fresh spawned processes, so both pay the same start-up
-        with context.Pool(workers) as pool:
+        with context.Pool(workers, initializer=_no_start_ahead) as pool:
             pool.map(_warm_up, range(workers))
             began = time.perf_counter()
             pool.map(_batch_worker, [specs[i::workers] for i in range(workers)])

@@ -12,6 +12,7 @@ prints ``RECALL`` with what it found. ``GAME`` lines count the games of its life
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -207,7 +208,15 @@ def test_a_failed_start_ahead_is_started_again_before_its_game(
     assert calls[2] != main and calls[3] != main and calls[4] == main, calls  # the refused one, again in front
 
 
-def test_start_ahead_setting() -> None:
+def test_start_ahead_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert start_ahead("on") and not start_ahead("off") and start_ahead(" ON ")
     with pytest.raises(ValueError, match="DURAK_START_AHEAD: 'sometimes' is not one of auto, on, off"):
         start_ahead("sometimes")
+    cores = len(os.sched_getaffinity(0))
+    monkeypatch.setenv("DURAK_REFEREES", str(cores))  # a referee on every core: none is idle for starts
+    assert not start_ahead("auto")
+    monkeypatch.setenv("DURAK_REFEREES", "1")
+    assert start_ahead("auto") == (cores >= 2)
+    monkeypatch.setenv("DURAK_REFEREES", "two")
+    with pytest.raises(ValueError, match="DURAK_REFEREES: 'two' is not a positive whole number"):
+        start_ahead("auto")
