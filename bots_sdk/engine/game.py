@@ -43,7 +43,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import reduce
-from itertools import accumulate
 from operator import xor
 from typing import TYPE_CHECKING, Final
 
@@ -190,7 +189,7 @@ engine reads a list at a small index without boxing or hashing. 2,048 slots are 
 36-card deck, all 32,768 with the 52."""
 
 
-def _attacks_in(mask: int) -> list[Action]:
+def _attacks_in(mask: int) -> tuple[Action, ...]:
     """The attack actions for every card of ``mask``, lowest first: a look-up per suit, not a loop per card."""
     suits = _SUIT_ATTACKS
     spades = suits[mask >> 2 & 0x1FFF]
@@ -201,7 +200,7 @@ def _attacks_in(mask: int) -> list[Action]:
         for suit in range(4):
             suits[suit << 13 | mask >> (suit * 16 + 2) & 0x1FFF] = tuple(_attack_actions(mask & suit_mask(suit)))
         return _attacks_in(mask)
-    return [*spades, *hearts, *diamonds, *clubs]
+    return spades + hearts + diamonds + clubs
 
 
 GAME_SLOTS: Final = (
@@ -530,7 +529,12 @@ class Game:
         so a draw takes them in one operation instead of a loop per card. (XOR, not OR: after a trump
         exchange the six is in the list twice, drawn once and now at the bottom.)"""
         self._stock = stock
-        self._drawn = list(accumulate(map(_BIT.__getitem__, stock), xor, initial=0))
+        drawn = [0]
+        cards = 0
+        for c in stock:
+            cards ^= 1 << c
+            drawn.append(cards)
+        self._drawn = drawn
 
     def _first_attacker(self) -> int:
         left = (self.dealer + 1) % self._n
@@ -1071,14 +1075,14 @@ class Game:
                 # The lead: the main attacker must play a card.
                 seat = self._attacker
                 hand = hands[seat]
-                options = _attacks_in(hand)
+                leads = _attacks_in(hand)
                 if self._exchange_ok and hand >> self._six & 1:
-                    options.append(EXCHANGE)
-                if len(options) > 1:
+                    leads += (EXCHANGE,)
+                if len(leads) > 1:
                     self._to_act = seat
-                    self._legal = LegalActions(options)
+                    self._legal = LegalActions(leads)
                     return
-                action, forced = options[0], True
+                action, forced = leads[0], True
                 continue
             if self._n == 2:
                 d = self._defender
