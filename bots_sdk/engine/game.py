@@ -889,7 +889,7 @@ class Game:
 
     def _prev_active(self, seat: int) -> int:
         n = self._n
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         hands = self._hands
         for i in range(1, n):
             other = (seat - i) % n
@@ -905,7 +905,7 @@ class Game:
             return tuple(self._team_order())
         d = self._defender
         hands = self._hands
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         n = self._n
         if n == 2:
             return _PAIR_ORDERS[d] if keeps or hands[1 - d] else ()
@@ -943,7 +943,7 @@ class Game:
                 order.remove(a)
                 order.insert(0, a)
             return [s for i, s in enumerate(order) if s not in order[:i] and team_of[s] != own]
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         hands = self._hands
         n = self._n
         order = [a] if keeps or hands[a] else []
@@ -1244,7 +1244,7 @@ class Game:
         if not stock_at_start:
             went_out = len(self._out_order) > self._outs_before
             self._streak = self._streak + 1 if taken and not went_out else 0
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         team_of = self._team_of
         if team_of is None:
             active = n if keeps else n - hands.count(0)
