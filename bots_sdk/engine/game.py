@@ -43,7 +43,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import reduce
-from itertools import accumulate
 from operator import xor
 from typing import TYPE_CHECKING, Final
 
@@ -127,8 +126,9 @@ def _draw_orders(n: int) -> list[tuple[int, ...]]:
     return orders
 
 
-_PAIR_ORDERS: Final = ((1,), (0,))
-"""Two players, per defender: who may throw in (the other seat)."""
+_PAIR_ORDERS: Final[tuple[tuple[int, ...], ...]] = ((1,), (0,))
+"""Two players, per defender: who may throw in (the other seat). Typed with ``...``: compiled, a tuple of a fixed
+shape is kept unboxed and built anew as an object at every read."""
 _THROW_ORDERS: Final[dict[int, list[tuple[int, ...]]]] = {}
 """Per table size, ``[attacker * n + defender]``: who may throw in while every seat is active (the main
 attacker, then clockwise from the defender), the common case, looked up instead of built at every poll."""
@@ -182,23 +182,25 @@ def _throw_ins(cards: int) -> LegalActions:
     return legal
 
 
-class _SuitAttacks(dict[int, tuple[Action, ...]]):
-    """One suit's part of a hand (its 16 bits, in place) -> its attacks, made on first use: at most
-    2,048 entries for the 36-card deck, 32,768 for the 52."""
-
-    def __missing__(self, block: int) -> tuple[Action, ...]:
-        actions = self[block] = tuple(_attack_actions(block))
-        return actions
+_SUIT_ATTACKS: Final[list[tuple[Action, ...] | None]] = [None] * (4 << 13)
+"""Per suit and its cards in a hand, at ``suit << 13 | ranks`` (``ranks``: the suit's block of 16 bits shifted
+down by 2, as ranks run from 2 to 14): their attacks, made on first use. A list, not a dict: the compiled
+engine reads a list at a small index without boxing or hashing. 2,048 slots are ever used with the
+36-card deck, all 32,768 with the 52."""
 
 
-_SUIT_ATTACKS: Final = _SuitAttacks()
-
-
-def _attacks_in(mask: int) -> list[Action]:
+def _attacks_in(mask: int) -> tuple[Action, ...]:
     """The attack actions for every card of ``mask``, lowest first: a look-up per suit, not a loop per card."""
     suits = _SUIT_ATTACKS
-    return [*suits[mask & 0xFFFF], *suits[mask & 0xFFFF_0000], *suits[mask & 0xFFFF_0000_0000],
-            *suits[mask & 0xFFFF_0000_0000_0000]]
+    spades = suits[mask >> 2 & 0x1FFF]
+    hearts = suits[0x2000 | mask >> 18 & 0x1FFF]
+    diamonds = suits[0x4000 | mask >> 34 & 0x1FFF]
+    clubs = suits[0x6000 | mask >> 50]
+    if spades is None or hearts is None or diamonds is None or clubs is None:
+        for suit in range(4):
+            suits[suit << 13 | mask >> (suit * 16 + 2) & 0x1FFF] = tuple(_attack_actions(mask & suit_mask(suit)))
+        return _attacks_in(mask)
+    return spades + hearts + diamonds + clubs
 
 
 GAME_SLOTS: Final = (
@@ -527,7 +529,12 @@ class Game:
         so a draw takes them in one operation instead of a loop per card. (XOR, not OR: after a trump
         exchange the six is in the list twice, drawn once and now at the bottom.)"""
         self._stock = stock
-        self._drawn = list(accumulate(map(_BIT.__getitem__, stock), xor, initial=0))
+        drawn = [0]
+        cards = 0
+        for c in stock:
+            cards ^= 1 << c
+            drawn.append(cards)
+        self._drawn = drawn
 
     def _first_attacker(self) -> int:
         left = (self.dealer + 1) % self._n
@@ -882,7 +889,7 @@ class Game:
 
     def _prev_active(self, seat: int) -> int:
         n = self._n
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         hands = self._hands
         for i in range(1, n):
             other = (seat - i) % n
@@ -890,16 +897,18 @@ class Game:
                 return other
         return seat
 
-    def _order(self) -> Sequence[int]:
-        """The eligible attackers in priority order, from the active players of this moment."""
+    def _order(self) -> tuple[int, ...]:
+        """The eligible attackers in priority order, from the active players of this moment.
+
+        A tuple, as the shared orders are: compiled, ``push`` indexes it without a generic call."""
         if self._team_of is not None:
-            return self._team_order()
+            return tuple(self._team_order())
         d = self._defender
         hands = self._hands
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         n = self._n
         if n == 2:
-            return [1 - d] if keeps or hands[1 - d] else []
+            return _PAIR_ORDERS[d] if keeps or hands[1 - d] else ()
         a = self._attacker
         if keeps and not self._neighbours:
             return self._throw_orders[a * n + d]
@@ -910,13 +919,13 @@ class Game:
             for s in (left, right):
                 if s != d and s not in order:
                     order.append(s)
-            return order
+            return tuple(order)
         order = [a] if a != d and (keeps or hands[a]) else []
         for i in range(1, n):
             s = (d + i) % n
             if s != a and (keeps or hands[s]):
                 order.append(s)
-        return order
+        return tuple(order)
 
     def _team_order(self) -> list[int]:
         """With teams: the defender's opponents who play, the main attacker first, then clockwise.
@@ -934,7 +943,7 @@ class Game:
                 order.remove(a)
                 order.insert(0, a)
             return [s for i, s in enumerate(order) if s not in order[:i] and team_of[s] != own]
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         hands = self._hands
         n = self._n
         order = [a] if keeps or hands[a] else []
@@ -1066,26 +1075,28 @@ class Game:
                 # The lead: the main attacker must play a card.
                 seat = self._attacker
                 hand = hands[seat]
-                options = _attacks_in(hand)
+                leads = _attacks_in(hand)
                 if self._exchange_ok and hand >> self._six & 1:
-                    options.append(EXCHANGE)
-                if len(options) > 1:
+                    leads += (EXCHANGE,)
+                if len(leads) > 1:
                     self._to_act = seat
-                    self._legal = LegalActions(options)
+                    self._legal = LegalActions(leads)
                     return
-                action, forced = options[0], True
+                action, forced = leads[0], True
                 continue
             if self._n == 2:
                 d = self._defender
-                order: Sequence[int] = _PAIR_ORDERS[d] if hands[1 - d] or (self._sleft and not self._early) else ()
+                order = _PAIR_ORDERS[d] if hands[1 - d] or (self._sleft and not self._early) else ()
             else:
                 order = self._order()
             poll = self._poll
             count = len(order)
             if poll < count:
-                d_hand = self._take_hand if self._taken else hands[self._defender].bit_count()
                 cards = len(self._att)
-                ranks = self._ranks if cards < self._limit and cards < self._def_start and self._nunb < d_hand else 0
+                ranks = self._ranks if (
+                    cards < self._limit and cards < self._def_start
+                    and self._nunb < (self._take_hand if self._taken else hands[self._defender].bit_count())
+                ) else 0
                 exchange_ok = self._exchange_ok
                 while poll < count:
                     seat = order[poll]
@@ -1175,8 +1186,10 @@ class Game:
         table = self._table
         taken = self._taken
         if taken:
-            hands[d] |= table
-            self._known[d] |= table
+            # ``x[i] = x[i] | y``, not ``x[i] |= y``: compiled, the augmented form on a list item is a generic call.
+            hands[d] = hands[d] | table
+            known = self._known
+            known[d] = known[d] | table
         else:
             self._discard |= table
         self._att = []
@@ -1231,7 +1244,7 @@ class Game:
         if not stock_at_start:
             went_out = len(self._out_order) > self._outs_before
             self._streak = self._streak + 1 if taken and not went_out else 0
-        keeps = self._sleft and not self._early
+        keeps = self._sleft > 0 and not self._early
         team_of = self._team_of
         if team_of is None:
             active = n if keeps else n - hands.count(0)

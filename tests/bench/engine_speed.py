@@ -3,6 +3,7 @@
     python tests/bench/engine_speed.py                      # 2, 4 and 6 players, classic
     python tests/bench/engine_speed.py --players 2 --seconds 10 --json
     DURAK_PURE_PYTHON=1 python tests/bench/engine_speed.py   # the pure-Python fallback of the native core
+    python tests/bench/engine_speed.py --players 2 --players 4 --peer ../durak   # against the Python peer
 
 Figures (docs/development.md, Benchmarks): ``games_per_s`` and ``decisions_per_s`` of
 ``Game.new`` + ``legal_actions()`` + ``random.choice`` + ``push`` until the end;
@@ -15,19 +16,34 @@ stick the issue's figures were set against; compare the ratio, not the raw rate.
 The prototype and the engine run in alternating half-second slices, and the
 ratio per table size is the median over them: 5,000 games/s at 2 players and
 2,000 at 4 against the prototype's 10,000 are ratios of 0.5 and 0.2.
+Every time is this process's CPU time (``time.process_time``), not the wall clock's: on a shared
+machine another process's work would otherwise land in whichever slice it overlapped.
+
+``--peer DIR`` times the fastest Python peer the issue measured in the same slices:
+jorisperrenet/durak (MIT), a clone of https://github.com/jorisperrenet/durak in DIR, imported from
+DIR/python_version and never copied here. Its games are whole games of its ``Random`` players, the
+deck shuffled by the program (``computer_shuffle``), nothing printed; it draws from the module
+``random``, seeded here. ``x_peer`` per table size is the median over the slices of the engine's
+rate over the peer's in the neighbouring slice: the issue asks for 10 at 2 and at 4 players.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from bots_sdk.engine import PLAYER_COUNTS, Game, Rules
 from bots_sdk.native import engine_build
+
+clock = time.process_time
+"""Seconds of CPU time of this process: the play of one core, whatever else the machine runs."""
 
 
 def random_play(
@@ -37,16 +53,16 @@ def random_play(
     rng = rng or random.Random(1)
     choice = rng.choice
     games = decisions = 0
-    started = time.perf_counter()
+    started = clock()
     deadline = started + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         game = Game.new(rules, rng)
         step = game.apply if checked else game.push
         while not game.is_over():
             step(choice(game.legal_actions()))
             decisions += 1
         games += 1
-    elapsed = time.perf_counter() - started
+    elapsed = clock() - started
     return {
         "games_per_s": games / elapsed,
         "decisions_per_s": decisions / elapsed,
@@ -58,18 +74,18 @@ def choice_us(samples: int = 200_000) -> float:
     """What ``random.choice`` over a typical legal list costs, to take it out of the step figure."""
     rng = random.Random(2)
     legal = Game.new(Rules.preset("classic", players=2), 1).legal_actions()
-    started = time.perf_counter()
+    started = clock()
     for _ in range(samples):
         rng.choice(legal)
-    return (time.perf_counter() - started) / samples * 1e6
+    return (clock() - started) / samples * 1e6
 
 
 def new_game_us(rules: Rules, samples: int = 3000) -> float:
     rng = random.Random(3)
-    started = time.perf_counter()
+    started = clock()
     for _ in range(samples):
         Game.new(rules, rng)
-    return (time.perf_counter() - started) / samples * 1e6
+    return (clock() - started) / samples * 1e6
 
 
 def clone_us(rules: Rules, positions: int = 200, repeats: int = 200) -> float:
@@ -82,11 +98,11 @@ def clone_us(rules: Rules, positions: int = 200, repeats: int = 200) -> float:
                 break
             game.push(rng.choice(game.legal_actions()))
         games.append(game)
-    started = time.perf_counter()
+    started = clock()
     for _ in range(repeats):
         for game in games:
             game.clone()
-    return (time.perf_counter() - started) / (positions * repeats) * 1e6
+    return (clock() - started) / (positions * repeats) * 1e6
 
 
 def bare_games_per_s(seconds: float) -> float:
@@ -94,8 +110,8 @@ def bare_games_per_s(seconds: float) -> float:
     rng = random.Random(1)
     deck0 = [s * 16 + r for s in range(4) for r in range(6, 15)]
     games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = clock()
+    while clock() - started < seconds:
         deck = deck0[:]
         rng.shuffle(deck)
         trump = deck[12] >> 4
@@ -156,28 +172,82 @@ def bare_games_per_s(seconds: float) -> float:
                 break
             attacker = attacker if taken else defender
         games += 1
-    return games / (time.perf_counter() - started)
+    return games / (clock() - started)
 
 
-def paired_ratios(preset: str, sizes: list[int], seconds: float) -> tuple[float, dict[int, tuple[float, float]]]:
-    """Engine and prototype in alternating half-second slices: the ratio survives a noisy machine.
+PeerPlay = Callable[[int, float], float]
+"""The peer's random play: table size and seconds -> its games per second."""
 
-    Returns the prototype's games/s and, per table size, the engine's games/s and its ratio to
-    the prototype (medians over the slices). Every slice plays new games: replaying the same
-    ones would flatter the engine's memos of legal actions."""
-    bares: list[float] = []
-    slices: dict[int, list[tuple[float, float]]] = {players: [] for players in sizes}
+
+def load_peer(clone: Path) -> PeerPlay:
+    """jorisperrenet/durak's Python version from its clone: ``GameTree`` played by its ``Random`` players.
+
+    Its modules import each other by bare names (``from tools import Card``), so its folder goes on
+    ``sys.path``; nothing of ours shares those names. Its players choose with the module ``random``,
+    which nothing else here uses: seeded once, the run's peer games are reproducible."""
+    folder = clone / "python_version"
+    if not (folder / "main.py").is_file():
+        sys.exit(f"--peer {clone}: no python_version/main.py there "
+                 "(git clone https://github.com/jorisperrenet/durak DIR)")
+    sys.path.insert(0, str(folder))
+    peer_main = importlib.import_module("main")
+    peer_players = importlib.import_module("players")
+    random.seed(1)
+
+    def play(players: int, seconds: float) -> float:
+        names = [f"seat{i}" for i in range(players)]
+        games = 0
+        started = clock()
+        deadline = started + seconds
+        while clock() < deadline:
+            # ``main_attacker`` is a name; ``print_info=False`` with ``computer_shuffle`` prints nothing.
+            game = peer_main.GameTree([peer_players.Random(name) for name in names], True, names[0],
+                                      print_info=False)
+            while not game.is_end_state:
+                game.next()
+            games += 1
+        return games / (clock() - started)
+
+    return play
+
+
+class Paired:
+    """One table size's slices: the engine's games/s and, beside each, the prototype's and the peer's."""
+
+    def __init__(self) -> None:
+        self.engine: list[float] = []
+        self.bare: list[float] = []
+        self.peer: list[float] = []
+
+    def figures(self) -> dict[str, float | None]:
+        median = statistics.median
+        measured = bool(self.peer)
+        return {
+            "games_per_s": round(median(self.engine), 1),
+            "ratio_to_bare": round(median(e / b for e, b in zip(self.engine, self.bare)), 3),
+            "peer_games_per_s": round(median(self.peer), 1) if measured else None,
+            "x_peer": round(median(e / p for e, p in zip(self.engine, self.peer)), 2) if measured else None,
+        }
+
+
+def paired_ratios(preset: str, sizes: list[int], seconds: float, peer: PeerPlay | None) -> dict[int, Paired]:
+    """Engine, prototype and peer in alternating half-second slices: the ratios survive a noisy machine.
+
+    The ratios are medians over the slices of the engine's rate over the neighbouring slice's.
+    Every slice plays new games: replaying the same ones would flatter the engine's memos of
+    legal actions."""
+    slices = {players: Paired() for players in sizes}
     rngs = {players: random.Random(players) for players in sizes}
     for _ in range(max(2, int(seconds))):
         for players in sizes:
-            engine = random_play(Rules.preset(preset, players=players), 0.5, rng=rngs[players])["games_per_s"]
-            bare = bare_games_per_s(0.5)
-            bares.append(bare)
-            slices[players].append((engine, engine / bare))
-    return statistics.median(bares), {
-        players: (statistics.median(e for e, _ in pairs), statistics.median(r for _, r in pairs))
-        for players, pairs in slices.items()
-    }
+            paired = slices[players]
+            paired.engine.append(
+                random_play(Rules.preset(preset, players=players), 0.5, rng=rngs[players])["games_per_s"]
+            )
+            paired.bare.append(bare_games_per_s(0.5))
+            if peer is not None:
+                paired.peer.append(peer(players, 0.5))
+    return slices
 
 
 def measure(players: int, seconds: float, preset: str) -> dict[str, float]:
@@ -206,33 +276,40 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--smoke", action="store_true", help="toy size: shows the script runs (test_smoke.py)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object last")
+    parser.add_argument("--peer", type=Path, metavar="DIR",
+                        help="a clone of github.com/jorisperrenet/durak: time its random play in the slices too")
     args = parser.parse_args()
     if args.smoke:
         args.seconds, args.players = 0.2, [2]
+    peer = load_peer(args.peer) if args.peer else None
     sizes = args.players or [n for n in (2, 4, 6) if n in PLAYER_COUNTS[args.preset]]
     rows = []
     for players in sizes:
         print(f"measuring {args.preset} with {players} players for {args.seconds:.0f} s ...", file=sys.stderr)
         rows.append(measure(players, args.seconds, args.preset))
-    print("engine and prototype in alternating slices ...", file=sys.stderr)
-    bare, paired = paired_ratios(args.preset, sizes, args.seconds)
+    print("engine, prototype and peer in alternating slices ...", file=sys.stderr)
+    slices = paired_ratios(args.preset, sizes, args.seconds, peer)
+    bare = statistics.median(b for size in slices.values() for b in size.bare)
+    paired = {players: size.figures() for players, size in slices.items()}
     header = ["players", "games_per_s", "decisions_per_s", "decisions_per_game", "step_us", "apply_us",
               "new_game_us", "clone_us"]
     print(f"engine build: {engine_build()} (DURAK_PURE_PYTHON=1 runs the pure-Python fallback)")
     print(" ".join(f"{h:>18}" for h in header))
     for row in rows:
         print(" ".join(f"{row[h]:>18}" for h in header))
-    print(f"\nbare two-player bitmask prototype: {bare:,.0f} games/s; the engine in the slices between:")
-    for players, (engine, ratio) in paired.items():
-        print(f"  {players} players: {engine:,.0f} games/s = {ratio:.2f} x prototype")
+    print(f"\nbare two-player bitmask prototype: {bare:,.0f} games/s; in the slices between:")
+    print(f"{'players':>8} {'games_per_s':>12} {'ratio_to_bare':>14} {'peer_games_per_s':>17} {'x_peer':>7}")
+    for players, figures_of in paired.items():
+        print(" ".join(f"{'-' if value is None else value:>{width}}" for value, width in
+                       zip([players, *figures_of.values()], (8, 12, 14, 17, 7))))
+    if peer is None:
+        print("the peer (jorisperrenet/durak) was not measured: --peer DIR with a clone of it")
     if args.json:
         figures: dict[str, object] = dict(rows[0]) if len(rows) == 1 else {"rows": rows}
         figures["engine"] = engine_build()
         figures["bare_games_per_s"] = round(bare, 1)
-        figures["paired"] = {
-            str(players): {"games_per_s": round(engine, 1), "ratio_to_bare": round(ratio, 3)}
-            for players, (engine, ratio) in paired.items()
-        }
+        figures["peer"] = "jorisperrenet/durak" if peer is not None else None
+        figures["paired"] = {str(players): figures_of for players, figures_of in paired.items()}
         print(json.dumps(figures))
 
 
