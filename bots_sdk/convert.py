@@ -290,8 +290,8 @@ def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
 # new events): ``observation_to_pb`` appends those as their encoded entries instead (protobuf's
 # encoding of a message with only that entry set), concatenated and parsed by one ``MergeFromString``,
 # which appends each entry to its field. Each entry is encoded once per process: a deck has few cards,
-# and there are few pairs, actions and events. A decision's conversion costs about a fifth of what
-# setting the fields did (docs/protocol.md section 10).
+# and there are few pairs, actions and events. A decision's conversion costs about half of what
+# setting the fields did, or less (docs/protocol.md section 10).
 
 _PER_DECISION_FIELDS = (
     "hand", "trump_card", "trump_drawn_by", "hand_sizes", "out", "out_order", "table", "discard",
