@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# First, before anything of ours imports grpc: grpc-core reads its settings once, on import (transport.py).
+from bots_sdk import transport  # noqa: F401
 from bots_sdk.bot import Bot
 from bots_sdk.engine import Action, Card, Game, Observation, Rules, determinize
 from bots_sdk.knowledge import Knowledge

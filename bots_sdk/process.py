@@ -18,6 +18,7 @@ from pathlib import Path
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import ARENA_LIMITS, Limits, RemoteBot
 from bots_sdk.server import ADDRESS_VARIABLE
+from bots_sdk.transport import environment_for
 
 
 def command_of(spec: BotSpec) -> tuple[list[str], Path | None]:
@@ -42,7 +43,7 @@ class BotProcess:
             # Die with the process that started it: a killed referee must not leave bots behind.
             # (The signal follows the starting thread, so start bots from a thread that outlives them.)
             argv = ["setpriv", "--pdeathsig", "KILL", "--", *argv]
-        env = {**os.environ, ADDRESS_VARIABLE: self.address, "PYTHONUNBUFFERED": "1"}
+        env = environment_for(spec.in_process, {**os.environ, ADDRESS_VARIABLE: self.address, "PYTHONUNBUFFERED": "1"})
         self._log = open(self.log_path, "wb")  # noqa: SIM115  (closed in stop)
         self.started = time.perf_counter()
         try:

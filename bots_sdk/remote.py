@@ -300,8 +300,12 @@ class RemoteBot(Bot):
             raise BotFault(Reason.PROTOCOL, f"malformed action: {error}") from None
 
     def end_game(self, outcome: Outcome, observation: Observation) -> None:
+        """Tell the bot how the game ended, with its final view: the game's decision message brought up to date
+        (incrementally, as per decision), then dropped, so that no later game builds on it."""
+        request, self._request = self._request, pb.ActRequest()
         end = pb.EndGameRequest(
-            game_id=self._game_id, outcome=outcome_to_pb(outcome), observation=observation_to_pb(observation)
+            game_id=self._game_id, outcome=outcome_to_pb(outcome),
+            observation=observation_to_pb(observation, request.observation),
         )
         stream, self._stream = self._stream, None
         if stream is not None:

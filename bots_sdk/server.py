@@ -62,6 +62,11 @@ class _Game:
         self.rules = rules
         self.history: list[HistoryEntry] = []
 
+    def read_history(self, observation: pb.Observation) -> list[HistoryEntry]:
+        """The game's history up to ``observation``: only the events not read before are converted."""
+        self.history.extend(events_from_pb(observation.history[len(self.history):]))
+        return self.history
+
 
 class BotServicer(pb_grpc.BotServicer):
     """Adapts a ``Bot`` to the service; calls are serialised, as the contract promises one at a time."""
@@ -126,10 +131,8 @@ class BotServicer(pb_grpc.BotServicer):
             rules = rules_from_pb(request.observation.rules)
             game = self._games[request.game_id] = _Game(request.observation.seat, rules)
         try:
-            known = len(game.history)
-            game.history.extend(events_from_pb(request.observation.history[known:]))
             observation = observation_from_pb(
-                request.observation, game.rules, game.history,
+                request.observation, game.rules, game.read_history(request.observation),
                 time_left=request.clock.move_ms / 1000, bank_left=request.clock.bank_ms / 1000,
             )
         except ProtocolError as error:
@@ -146,7 +149,7 @@ class BotServicer(pb_grpc.BotServicer):
         game = self._games.pop(request.game_id, None)
         try:
             outcome = outcome_from_pb(request.outcome)
-            history = events_from_pb(request.observation.history)
+            history = game.read_history(request.observation) if game else events_from_pb(request.observation.history)
             observation = observation_from_pb(request.observation, game.rules if game else None, history)
         except ProtocolError as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))

@@ -5,7 +5,12 @@
 - ``games_per_s``: two-player ``gentle`` vs ``gentle`` games per second in one worker
   process, both bots sandboxed and served over gRPC (duplicate deals, bots started once).
 - ``overhead_ms_per_decision``: the same games' time per decision minus the time per
-  decision of the same games played in-process.
+  decision of the same games played in-process. ``play_spec`` starts fresh bots for every
+  seat rotation, so the starts it waits for (the first rotation's; the next ones start ahead
+  where a core is free) and the last kill are spread over these decisions too;
+  ``overhead_ms_per_decision_games_only`` is the same games with both bots started before the
+  clock and kept for both seatings: the transport, the freezes and thaws, the start and end of
+  each game.
 - ``start_ms_median``: sandbox start to SERVING; ``kill_ms_median``: kill to nothing left.
 - ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
   than one (2.0 would be perfect on two cores).
@@ -27,6 +32,7 @@ import multiprocessing
 import os
 import statistics
 import time
+from collections.abc import Callable
 
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import make_bot
@@ -45,6 +51,7 @@ from worker.referee.match import (
     bot_spec,
     play_spec,
     seat_bots,
+    start_bot,
     stop_all,
 )
 from worker.sandbox import make_sandbox
@@ -59,6 +66,15 @@ def sandboxed_games(games: int) -> tuple[float, float]:
     seconds = time.perf_counter() - started
     decisions = sum(len(r.record["actions"]) for r in results)
     return len(results) / seconds, seconds / decisions
+
+
+def sandboxed_games_only(games: int) -> float:
+    """Seconds per decision of the same games as ``sandboxed_games``, with their bots started beforehand and
+    kept for both seatings: the starts and kills that ``play_spec`` spreads over the games left out."""
+    spec = MatchSpec(("gentle", "gentle"), deals=max(1, games // 2), seed="throughput")
+    clock: list[float] = []
+    results = play_keeping_bots(spec, launcher_for("bwrap"), clock)
+    return clock[0] / sum(len(r.record["actions"]) for r in results)
 
 
 def in_process_seconds_per_decision(games: int) -> float:
@@ -117,17 +133,27 @@ def _warm_up(_: int) -> None:
     launcher_for("bwrap")
 
 
-def play_keeping_bots(spec: MatchSpec, launcher: Launcher) -> list[GameResult]:
-    """The referee before fresh bots per rotation: each bot started once and kept for every deal and rotation."""
+def play_keeping_bots(spec: MatchSpec, launcher: Launcher, games_clock: list[float] | None = None) -> list[GameResult]:
+    """The referee before fresh bots per rotation: each bot started once and kept for every deal and rotation.
+
+    With ``games_clock``, every bot is started (and frozen) before the first game, and the seconds of the games
+    alone are appended to it: the referee's work per decision without the starts and the kills."""
     rules = spec.rules
     entrants = len(spec.bots)
     bots = [[RunningBot(bot_spec(argument)) for _ in range(rules.players // entrants)] for argument in spec.bots]
     results = []
     try:
+        if games_clock is not None:
+            for group in bots:
+                for running in group:
+                    assert start_bot(running, launcher, spec.limits) is None, f"{running.spec.name} did not start"
+            began = time.perf_counter()
         for deal in range(spec.deals):
             for rotation in range(entrants if spec.duplicate else 1):
                 order = tuple(seat_order(rules, entrants, -rotation))
                 results.append(_play_one(spec, rules, launcher, seat_bots(bots, order), deal, rotation, order))
+        if games_clock is not None:
+            games_clock.append(time.perf_counter() - began)
     finally:
         stop_all(bots)
     return results
@@ -148,10 +174,10 @@ def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int) -> tuple[float
     """Games per second of ``play_spec`` and of ``play_keeping_bots`` over ``rounds`` matches each, played
     alternately (which goes first alternates too) so a change in the machine's load hits both alike."""
     launcher = launcher_for("bwrap")
-    seconds = {play_spec: 0.0, play_keeping_bots: 0.0}
+    pair: list[Callable[[MatchSpec, Launcher], list[GameResult]]] = [play_spec, play_keeping_bots]
+    seconds = dict.fromkeys(pair, 0.0)
     games = dict.fromkeys(seconds, 0)
     for round_ in range(rounds):
-        pair = [play_spec, play_keeping_bots]
         for play in pair if round_ % 2 == 0 else pair[::-1]:
             spec = MatchSpec(bots, deals=deals, seed=f"fresh-{round_}")
             began = time.perf_counter()
@@ -172,7 +198,9 @@ def main() -> None:
     if args.smoke:
         args.games, args.starts, args.matches, args.rounds = 2, 1, 2, 1
     games_per_s, sandboxed = sandboxed_games(args.games)
-    overhead_ms = (sandboxed - in_process_seconds_per_decision(args.games)) * 1000
+    games_only = sandboxed_games_only(args.games)
+    in_process = in_process_seconds_per_decision(args.games)
+    overhead_ms, games_only_ms = (sandboxed - in_process) * 1000, (games_only - in_process) * 1000
     start_ms, kill_ms = start_and_kill(args.starts)
     factor = scaling(args.matches)
     compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
@@ -180,6 +208,7 @@ def main() -> None:
     rows = [
         ("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
         ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
+        ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}"),
         ("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
         ("kill to nothing left, median (ms)", f"{kill_ms:.1f}"),
         ("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
@@ -196,6 +225,7 @@ def main() -> None:
     if args.json:
         print(json.dumps({
             "games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
+            "overhead_ms_per_decision_games_only": round(games_only_ms, 3),
             "start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1),
             "scaling_2_workers": round(factor, 2),
             "fresh_vs_kept": {name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),

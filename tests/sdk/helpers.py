@@ -4,10 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Iterator
 
 from bots_sdk import Bot
 from bots_sdk.engine import Action, Game, Observation, Outcome, Rules
+
+GRPC_TRACE = {"GRPC_TRACE": "tcp", "GRPC_VERBOSITY": "debug"}
+"""The environment in which grpc-core logs every socket read and write, naming the file that did it."""
+
+
+def grpc_endpoints(log: str) -> set[str]:
+    """Which socket endpoints a process traced with ``GRPC_TRACE`` used: ``iomgr`` (``tcp_posix.cc``, with the
+    experiments of bots_sdk/transport.py off) or ``event_engine`` (``endpoint.cc``, grpc's default); and
+    ``unknown experiment`` if grpc-core did not know a name it was given."""
+    found = set()
+    if re.search(r"\stcp_posix\.cc:\d+\]", log):
+        found.add("iomgr")
+    if re.search(r"[\s/](?:posix_)?endpoint\.cc:\d+\]", log):
+        found.add("event_engine")
+    if "Unknown experiment" in log:
+        found.add("unknown experiment")
+    return found
+
 
 PLAYER_RANGE: dict[str, tuple[int, int]] = {
     "classic": (2, 6), "transfer": (2, 6), "kawu": (2, 2), "table": (2, 6), "house": (2, 5), "pagat": (2, 6),

@@ -15,6 +15,7 @@ from bots_sdk.engine import Rules
 from bots_sdk.faults import BotFault
 from bots_sdk.local import play_game
 from bots_sdk.remote import Limits, RemoteBot
+from tests.sdk.helpers import GRPC_TRACE, grpc_endpoints
 from tests.worker.sandbox.conftest import write_bot
 from worker.sandbox import procs
 from worker.sandbox.base import ServedBot, wait_for_socket
@@ -97,6 +98,22 @@ def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: P
         served.kill()
     assert isinstance(served.handle, LaunchedBot)
     assert_gone(served.handle)
+
+
+def test_a_sandboxed_python_bot_runs_grpc_with_the_sdks_experiments(bwrap: BwrapSandbox, tmp_path: Path) -> None:
+    """The sandbox clears the environment: the SDK's import sets bots_sdk/transport.py's experiments in there
+    (the bot traces its grpc-core to show which endpoint carries its socket, tests/sdk/test_transport.py)."""
+    spec = write_bot(tmp_path / "traced", "traced", prelude=f"os.environ.update({GRPC_TRACE!r})")
+    served = bwrap.launch(spec, Limits())
+    try:
+        served.bot.wait_serving()
+        assert served.bot.hello().play
+        outcome = play_game(Rules.preset("classic"), [served.bot, RandomBot(1)], seed=7).game.outcome
+        assert outcome is not None and outcome.reason.value == "normal"
+        log = served.log_tail(100_000)
+    finally:
+        served.kill()
+    assert grpc_endpoints(log) == {"iomgr"}, log[-2000:]
 
 
 def test_kill_of_a_crashed_bot_is_clean(bwrap: BwrapSandbox, tmp_path: Path) -> None:
