@@ -1,6 +1,7 @@
 """Referee throughput with sandboxed bots (bubblewrap), one core per worker process.
 
-    .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--rounds R] [--json] [--smoke]
+    .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--matches M] [--rounds R]
+        [--only games|starts|scaling|fresh ...] [--json] [--smoke]
 
 - ``games_per_s``: two-player ``gentle`` vs ``gentle`` games per second in one worker
   process, both bots sandboxed and served over gRPC (duplicate deals, bots started once).
@@ -13,7 +14,12 @@
   each game.
 - ``start_ms_median``: sandbox start to SERVING; ``kill_ms_median``: kill to nothing left.
 - ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
-  than one (2.0 would be perfect on two cores).
+  than one (2.0 would be perfect on two cores), the matches handed out one at a time.
+  Beside it where the CPU went: ``cores_one_worker``, the cores one worker keeps busy
+  (its referee and its bots, launch chain included; above 1.0 it caps the scaling at
+  2 / cores), and ``cpu_ms_per_match`` of the referees and of the bots with one worker
+  and with two (CPU the second worker adds per match is contention: what the two share).
+  Only meaningful on an otherwise idle machine: compare ``cores_one_worker`` and the CPU per match.
 - ``fresh_vs_kept``: games per second with fresh bots for every seat rotation (the
   referee, ``play_spec``) against the referee before it (``play_keeping_bots``: each bot
   started once for the whole match), alternating in one run, for a several-deal duplicate
@@ -21,16 +27,20 @@
   that answer at once and with one that thinks (``WORKLOADS``), and their ratio.
   ``DURAK_START_AHEAD`` applies as in the worker.
 
-``--smoke`` runs every part once, as small as it goes (seconds), to show the benchmark still works.
+``--only`` runs the parts named (``--only scaling``: the scaling batch alone); ``--smoke`` runs every part
+once, as small as it goes (seconds), to show the benchmark still works.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import os
+import resource
 import statistics
+import threading
 import time
 from collections.abc import Callable
 
@@ -55,6 +65,7 @@ from worker.referee.match import (
     stop_all,
 )
 from worker.sandbox import make_sandbox
+from worker.sandbox.cgroups import CgroupManager
 
 
 def sandboxed_games(games: int) -> tuple[float, float]:
@@ -103,34 +114,64 @@ def start_and_kill(starts: int) -> tuple[float, float]:
     return statistics.median(start_ms), statistics.median(kill_ms)
 
 
-def _batch_worker(specs: list[dict[str, object]]) -> int:
-    launcher = launcher_for("bwrap")
-    return sum(len(play_spec(MatchSpec.from_dict(s), launcher)) for s in specs)
+_launcher: Launcher | None = None
+"""The pool process's launcher, self-tested once (``_warm_up``), as a worker process keeps its sandbox."""
 
 
-def _no_start_ahead() -> None:
+def _warm_up(ready: threading.Barrier) -> None:
+    """Import everything, build the runtime and self-test the sandbox before the clock starts; starts ahead
+    off (one referee alone would use the second core for them, which is not sharing), as ``auto`` has it for
+    as many referees as cores."""
+    global _launcher
     os.environ[START_AHEAD_ENV] = "off"
+    _launcher = launcher_for("bwrap")
+    ready.wait()
 
 
-def scaling(matches: int) -> float:
-    """Seconds for one process to play the batch, divided by the seconds for two processes: what the
-    referees share. Starts ahead are off on both sides (one referee alone would use the second core for
-    them, which is not sharing), as ``auto`` has it for as many referees as cores."""
+def _play_match(spec: dict[str, object]) -> float:
+    """Play one match of the batch; returns the CPU seconds this referee process spent on it (all its threads)."""
+    assert _launcher is not None, "the pool's initializer sets the launcher"
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    play_spec(MatchSpec.from_dict(spec), _launcher)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    """One run of the scaling batch: its wall time and where the CPU went (referees, bots), in seconds."""
+
+    wall_s: float
+    referee_cpu_s: float
+    bots_cpu_s: float
+    """The bots' cgroups, launch chain (setpriv, prlimit, bwrap) included: everything after the launcher joins."""
+
+    @property
+    def cores(self) -> float:
+        """Cores kept busy on average: above 1 for one worker, two workers cannot reach 2x on two cores."""
+        return (self.referee_cpu_s + self.bots_cpu_s) / self.wall_s
+
+
+def scaling(matches: int) -> tuple[float, Batch, Batch]:
+    """Seconds for one process to play the batch, divided by the seconds for two processes (what the referees
+    share), and both runs' CPU accounting. The matches are handed out one at a time, as a broker does, so
+    neither process idles while the other plays a longer share. The bots' CPU comes from the sandboxes' parent
+    cgroup, which only this benchmark's bots use under the sandbox lock."""
     specs = [MatchSpec(("gentle", "random"), deals=2, seed=f"batch-{i}").to_dict() for i in range(matches)]
+    bots = CgroupManager()
     context = multiprocessing.get_context("spawn")
-    timings = []
+    batches = []
     for workers in (1, 2):  # both through fresh spawned processes, so both pay the same start-up
-        with context.Pool(workers, initializer=_no_start_ahead) as pool:
-            pool.map(_warm_up, range(workers))
+        ready = context.Barrier(workers + 1)
+        with context.Pool(workers, initializer=_warm_up, initargs=(ready,)) as pool:
+            ready.wait()
+            bots_before = bots.cpu_ns()
             began = time.perf_counter()
-            pool.map(_batch_worker, [specs[i::workers] for i in range(workers)])
-            timings.append(time.perf_counter() - began)
-    return timings[0] / timings[1]
-
-
-def _warm_up(_: int) -> None:
-    """Import everything and build the runtime before the clock starts."""
-    launcher_for("bwrap")
+            referee = sum(pool.imap_unordered(_play_match, specs, chunksize=1))
+            wall = time.perf_counter() - began
+            batches.append(Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9))
+    one, two = batches
+    return one.wall_s / two.wall_s, one, two
 
 
 def play_keeping_bots(spec: MatchSpec, launcher: Launcher, games_clock: list[float] | None = None) -> list[GameResult]:
@@ -186,51 +227,69 @@ def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int) -> tuple[float
     return games[play_spec] / seconds[play_spec], games[play_keeping_bots] / seconds[play_keeping_bots]
 
 
+PARTS = ("games", "starts", "scaling", "fresh")
+"""What ``--only`` can pick: sandboxed games and overhead, start and kill, the scaling batch, fresh vs kept."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
     parser.add_argument("--rounds", type=int, default=2, help="matches per side in each fresh-vs-kept comparison")
+    parser.add_argument("--only", choices=PARTS, action="append", help="run only this part (repeatable)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="everything once, as small as it goes")
     args = parser.parse_args()
     if args.smoke:
         args.games, args.starts, args.matches, args.rounds = 2, 1, 2, 1
-    games_per_s, sandboxed = sandboxed_games(args.games)
-    games_only = sandboxed_games_only(args.games)
-    in_process = in_process_seconds_per_decision(args.games)
-    overhead_ms, games_only_ms = (sandboxed - in_process) * 1000, (games_only - in_process) * 1000
-    start_ms, kill_ms = start_and_kill(args.starts)
-    factor = scaling(args.matches)
-    compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
-                if not args.smoke or name in SMOKE_WORKLOADS}
-    rows = [
-        ("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
-        ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
-        ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}"),
-        ("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
-        ("kill to nothing left, median (ms)", f"{kill_ms:.1f}"),
-        ("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
-    ]
-    for name, (fresh, kept) in compared.items():
-        rows += [
-            (f"{name}: games/s, bots kept all match", f"{kept:.2f}"),
-            (f"{name}: games/s, fresh bots per rotation", f"{fresh:.2f}"),
-            (f"{name}: fresh / kept (x)", f"{fresh / kept:.2f}"),
-        ]
+    parts = set(args.only or PARTS)
+    rows: list[tuple[str, str]] = []
+    figures: dict[str, object] = {}
+    if "games" in parts:
+        games_per_s, sandboxed = sandboxed_games(args.games)
+        games_only = sandboxed_games_only(args.games)
+        in_process = in_process_seconds_per_decision(args.games)
+        overhead_ms, games_only_ms = (sandboxed - in_process) * 1000, (games_only - in_process) * 1000
+        rows += [("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
+                 ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
+                 ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}")]
+        figures |= {"games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
+                    "overhead_ms_per_decision_games_only": round(games_only_ms, 3)}
+    if "starts" in parts:
+        start_ms, kill_ms = start_and_kill(args.starts)
+        rows += [("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
+                 ("kill to nothing left, median (ms)", f"{kill_ms:.1f}")]
+        figures |= {"start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1)}
+    if "scaling" in parts:
+        factor, one, two = scaling(args.matches)
+        rows += [("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
+                 ("cores kept busy by 1 worker (referee + bots)", f"{one.cores:.2f}"),
+                 ("  so 2 workers on 2 cores reach at most (x)", f"{min(2.0, 2 / one.cores):.2f}"),
+                 ("CPU per match, 1 worker: referee + bots (ms)",
+                  f"{one.referee_cpu_s / args.matches * 1000:.0f} + {one.bots_cpu_s / args.matches * 1000:.0f}"),
+                 ("CPU per match, 2 workers: referee + bots (ms)",
+                  f"{two.referee_cpu_s / args.matches * 1000:.0f} + {two.bots_cpu_s / args.matches * 1000:.0f}")]
+        figures |= {"scaling_2_workers": round(factor, 2), "cores_one_worker": round(one.cores, 2),
+                    "cpu_ms_per_match": {str(n): {"referee": round(b.referee_cpu_s / args.matches * 1000),
+                                                  "bots": round(b.bots_cpu_s / args.matches * 1000)}
+                                         for n, b in ((1, one), (2, two))}}
+    if "fresh" in parts:
+        compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
+                    if not args.smoke or name in SMOKE_WORKLOADS}
+        for name, (fresh, kept) in compared.items():
+            rows += [
+                (f"{name}: games/s, bots kept all match", f"{kept:.2f}"),
+                (f"{name}: games/s, fresh bots per rotation", f"{fresh:.2f}"),
+                (f"{name}: fresh / kept (x)", f"{fresh / kept:.2f}"),
+            ]
+        figures["fresh_vs_kept"] = {name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),
+                                           "ratio": round(fresh / kept, 3)} for name, (fresh, kept) in compared.items()}
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value:>10}")
     if args.json:
-        print(json.dumps({
-            "games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
-            "overhead_ms_per_decision_games_only": round(games_only_ms, 3),
-            "start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1),
-            "scaling_2_workers": round(factor, 2),
-            "fresh_vs_kept": {name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),
-                                     "ratio": round(fresh / kept, 3)} for name, (fresh, kept) in compared.items()},
-        }))
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -219,6 +219,13 @@ class CgroupManager:
     def available(self) -> bool:
         return bool(self._parents) and not self.problem
 
+    def cpu_ns(self) -> int:
+        """CPU time of every sandbox created under this manager's parent so far, removed ones included (the
+        accounting is hierarchical), in nanoseconds; 0 where the host cannot tell."""
+        if not self.available or self.version is None:
+            return 0
+        return SandboxCgroup(self.version, dict(self._parents)).cpu_ns()
+
     def controllers(self) -> set[str]:
         """The v1 controllers in use ({"memory", "pids", "freezer"}, and "cpu" where enabled, on v2)."""
         if self.version == 2:

@@ -172,3 +172,18 @@ def wait_json(handle: LaunchedBot, marker: str, timeout: float = 10.0) -> dict[s
 
 def test_state_dir_is_not_listable(bwrap: BwrapSandbox) -> None:
     assert oct(os.stat(bwrap.state_dir).st_mode & 0o777) == oct(0o711)
+
+
+def test_a_worker_probes_its_sandbox_once_per_process(bwrap: BwrapSandbox) -> None:
+    """The worker asks for a self-tested sandbox before every match: the probe (a bot start's cost) runs the first
+    time only, and a chain that changed (here: another bwrap) is probed afresh."""
+    runs = bwrap.state_dir.parent / "bwrap-runs"
+    runs.touch()
+    runs.chmod(0o666)
+    wrapper = bwrap.state_dir.parent / "bwrap-counting"
+    wrapper.write_text(f'#!/bin/sh\necho run >> {runs}\nexec /usr/bin/bwrap "$@"\n')
+    wrapper.chmod(0o755)
+    for _ in range(3):
+        BwrapSandbox(state_dir=bwrap.state_dir, runtime_dir=bwrap.runtime_dir, first_uid=bwrap.pool.first_uid,
+                     slots=bwrap.pool.count, bwrap=str(wrapper)).self_test()
+    assert runs.read_text().split() == ["run"]
