@@ -29,7 +29,7 @@ from celery.signals import celeryd_after_setup, worker_process_init, worker_read
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 from worker.health import SANDBOX_ENV, check, prepare
-from worker.referee.match import REFEREES_ENV
+from worker.referee.launch import REFEREES_ENV
 from worker.sandbox.runtime import forbid_builds
 
 _BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
