@@ -113,6 +113,15 @@ def warm_pool(name: str) -> WarmPool:
         return _warm_pools[name]
 
 
+def close_warm_pools() -> None:
+    """Kill every pooled sandbox of this process (a worker process that ends)."""
+    with _warm_pools_lock:
+        pools = list(_warm_pools.values())
+        _warm_pools.clear()
+    for pool in pools:
+        pool.close()
+
+
 def launcher_for(name: str) -> Launcher:
     """The launcher of a sandbox backend, after its self-test (a worker refuses to play without one); for
     ``bwrap`` with ``DURAK_WARM_POOL`` on (``on_idle_core``), starts in the process's ``warm_pool``."""

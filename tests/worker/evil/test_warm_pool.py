@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.worker.evil.arena import cmdline, evil_bot, play
-from worker.referee.launch import Launcher
+from worker.referee.launch import WARM_POOL_ENV, Launcher, close_warm_pools, launcher_for, warm_pool
 from worker.sandbox import make_sandbox, procs
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.warm import Pooled, WarmPool
@@ -139,3 +139,21 @@ def test_a_pooled_bot_has_a_cold_starts_budget_to_serve(pool_of: Callable[[int],
     played = play(pool.launch, folder, start_s=0.5)
     assert pool.pooled_starts >= 1
     assert played.evil_offended("timeout"), played.describe()
+
+
+def test_a_worker_with_the_pool_on_plays_in_it_and_leaves_nothing_at_its_end(
+    arena: Launcher, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DURAK_WARM_POOL=on``: the worker's launcher starts bots in the process's pool, and the process's end
+    (``close_warm_pools``, which a Celery pool process runs at its shutdown) kills the rest (the suite's check)."""
+    monkeypatch.setenv(WARM_POOL_ENV, "on")
+    launcher = launcher_for("bwrap")
+    try:
+        pool = warm_pool("bwrap")
+        assert pool.prime(PRIME_S) == pool.size
+        played = play(launcher, evil_bot(tmp_path, "plain"), start_s=10)
+        assert played.normal, played.describe()
+        assert pool.pooled_starts >= 2
+    finally:
+        close_warm_pools()
+    assert not pool.idle()
