@@ -145,7 +145,8 @@ class WarmPool:
                 raise
             if acknowledged:
                 pooled.handle.started = time.perf_counter()
-                self.pooled_starts += 1
+                with self._changed:
+                    self.pooled_starts += 1
                 return self.sandbox.serve(pooled.handle, spec, limits)
             log.warning("a pooled sandbox did not take its bot (log: %s); starting %s cold",
                         pooled.handle.log_tail(5), spec.name)
@@ -159,7 +160,8 @@ class WarmPool:
         with self._changed:
             self._wanted()
         while True:
-            ready = sum(1 for pooled in self.idle() if pooled.ready())
+            with self._changed:
+                ready = sum(1 for pooled in self._idle if pooled.ready())
             if ready >= self.size or time.monotonic() > deadline:
                 return ready
             time.sleep(0.01)
@@ -192,23 +194,34 @@ class WarmPool:
 
     def _keep(self) -> None:
         """The pool's thread: kills what is gone or unused, refills while bots start. The sandboxes are its
-        children, so they die with it (``--die-with-parent`` follows the spawning thread)."""
+        children, so they die with it (``--die-with-parent`` follows the spawning thread), those given to bots
+        too: it must not end before the pool is closed, whatever fails."""
         while True:
-            with self._changed:
-                now = time.monotonic()
-                stale = [p for p in self._idle if p.ready() is False or now - p.made > self.idle_s]
-                self._idle = [p for p in self._idle if p not in stale]
-                wanted = 0 if self._closed or now - self._demand > self.idle_s else self.size
-                refill = not stale and len(self._idle) < wanted
-                if not stale and not refill:
-                    if self._closed:
-                        return
-                    self._changed.wait(timeout=1.0)
-                    continue
-            for pooled in stale:
-                pooled.discard()
-            if refill:
-                self._refill()
+            try:
+                if not self._tend():
+                    return
+            except Exception:
+                log.exception("the pool of sandboxes failed to tend itself; trying again")
+                time.sleep(1.0)
+
+    def _tend(self) -> bool:
+        """One round of ``_keep``; False once the pool is closed and empty."""
+        with self._changed:
+            now = time.monotonic()
+            stale = [p for p in self._idle if p.ready() is False or now - p.made > self.idle_s]
+            self._idle = [p for p in self._idle if p not in stale]
+            wanted = 0 if self._closed or now - self._demand > self.idle_s else self.size
+            refill = not stale and len(self._idle) < wanted
+            if not stale and not refill:
+                if self._closed:
+                    return False
+                self._changed.wait(timeout=1.0)
+                return True
+        for pooled in stale:
+            pooled.discard()
+        if refill:
+            self._refill()
+        return True
 
     def _refill(self) -> None:
         host, stub = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -228,7 +241,8 @@ class WarmPool:
             self._idle.append(Pooled(handle, host))
 
     def close(self) -> None:
-        """Kill every pooled sandbox not given to a bot and stop refilling (idempotent; also at exit)."""
+        """Kill every pooled sandbox not given to a bot and stop refilling (idempotent; also at exit). The bots
+        started in the pool die with it (see ``_keep``): close it once its matches are over."""
         with self._changed:
             self._closed = True
             self._changed.notify_all()
