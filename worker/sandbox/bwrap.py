@@ -26,7 +26,8 @@ root:slot-gid.
 
 Entry: python bots run ``/bot/venv/bin/python ENTRY`` in ``/bot/src``;
 reference bots ``/bot/venv/bin/python -m bots_sdk.bots NAME`` in ``/tmp``;
-command bots their argv in ``/bot/src``.
+command bots their argv in ``/bot/src``; a pooled sandbox (warm.py) the stub
+``/bot/venv/bin/python -m bots_sdk.warm`` in ``/tmp``, which becomes one of the first two.
 """
 
 from __future__ import annotations
