@@ -4,6 +4,8 @@ its use (this directory's fixture checks that no process of a test slot uid is l
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -13,8 +15,10 @@ from bots_sdk.botdir import load_spec
 from bots_sdk.remote import Limits
 from tests.worker.sandbox.conftest import write_bot
 from worker.referee.launch import WARM_POOL_ENV, on_idle_core
+from worker.sandbox import procs
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.handle import LaunchedBot
+from worker.sandbox.layout import SeatDir
 from worker.sandbox.warm import WarmPool, poolable
 
 PRIME_S = 60.0
@@ -93,3 +97,55 @@ def test_warm_pool_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not on_idle_core(WARM_POOL_ENV)
     with pytest.raises(ValueError, match="DURAK_WARM_POOL"):
         on_idle_core(WARM_POOL_ENV, "always")
+
+
+KILLED_REFEREE = """
+import sys, time
+from pathlib import Path
+from tests.worker.sandbox.conftest import make_bwrap
+from worker.sandbox.warm import WarmPool
+pool = WarmPool(make_bwrap((Path(sys.argv[1]), Path(sys.argv[2]))), size=2)
+assert pool.prime(60) == 2
+print(" ".join(str(pooled.handle.uid) for pooled in pool.idle()), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_killed_referee_leaves_no_pooled_sandbox_running(
+    bwrap: BwrapSandbox, sandbox_dirs: tuple[Path, Path]
+) -> None:
+    """A referee process with a full pool is SIGKILLed (no exit handler runs): its pooled sandboxes die with it
+    (the pool's thread spawned them, ``--die-with-parent``); their seats and cgroups are what a later start on
+    the slot cleans, as after any crashed worker."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_REFEREE, str(sandbox_dirs[0]), str(sandbox_dirs[1])],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[3],
+    )
+    try:
+        uids = [int(uid) for uid in (child.stdout.readline() if child.stdout else "").split()]
+        assert len(uids) == 2, "the referee's pool did not fill"
+        assert all(procs.live_pids_of_uid(uid) for uid in uids)
+    finally:
+        child.kill()
+        child.wait()
+    deadline = time.monotonic() + 5
+    while any(procs.live_pids_of_uid(uid) for uid in uids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(procs.live_pids_of_uid(uid) for uid in uids)
+    for uid in uids:  # what the slot's next start would clean
+        SeatDir(sandbox_dirs[0], uid - bwrap.pool.first_uid, uid).remove()
+        if bwrap.cgroups is not None and (group := bwrap.cgroups.create(f"uid-{uid}", 1 << 20, 1)) is not None:
+            group.remove()
+
+
+def test_a_pooled_sandbox_is_a_bots_sandbox_with_the_stub_for_entry(tmp_path: Path) -> None:
+    """The stub's bwrap is a reference bot's (same flags, limits, runtime, /tmp) with /bot/src bound read-only."""
+    sandbox = BwrapSandbox(state_dir=tmp_path)
+    seat = SeatDir(tmp_path, 3, 61003)
+    stub = sandbox.bwrap_args(None, Path("/rt"), seat, 5, 6)
+    reference = sandbox.bwrap_args(load_spec("random"), Path("/rt"), seat, 5, 6)
+    end = stub.index("--")
+    assert stub[end + 1:] == ["/bot/venv/bin/python", "-m", "bots_sdk.warm"]
+    at = stub.index(str(seat.src)) - 1
+    assert stub[at:at + 3] == ["--ro-bind", str(seat.src), "/bot/src"]
+    assert stub[:at] + stub[at + 3:end] == reference[:reference.index("--")]
