@@ -20,7 +20,9 @@ import sys
 
 import grpc  # noqa: F401  (what a bot would import: imported here, ahead)
 
-import bots_sdk.bots
+import bots_sdk.bots.gentle
+import bots_sdk.bots.random_bot
+import bots_sdk.bots.strong
 import bots_sdk.server  # noqa: F401
 
 CONTROL_FD = 0
