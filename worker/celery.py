@@ -25,11 +25,11 @@ import sys
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_after_setup, worker_process_init, worker_ready
+from celery.signals import celeryd_after_setup, worker_process_init, worker_process_shutdown, worker_ready
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 from worker.health import SANDBOX_ENV, check, prepare
-from worker.referee.match import REFEREES_ENV
+from worker.referee.launch import REFEREES_ENV, close_warm_pools
 from worker.sandbox.runtime import forbid_builds
 
 _BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
@@ -92,3 +92,10 @@ def _prepare_runtime(sender: Any = None, instance: Any = None, **_: Any) -> None
 def _no_builds_in_tasks(**_: Any) -> None:
     """Pool processes (and a solo worker once it is ready) find the runtime built, or raise ``RuntimeStale``."""
     forbid_builds()
+
+
+@worker_process_shutdown.connect
+def _no_pooled_sandboxes_left(**_: Any) -> None:
+    """A pool process that ends kills its pooled sandboxes and cleans their seats (a recycled process may
+    skip interpreter exit, where the pool would do it; its sandboxes would die with it, their seats stay)."""
+    close_warm_pools()

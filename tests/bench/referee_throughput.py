@@ -12,7 +12,9 @@
   ``overhead_ms_per_decision_games_only`` is the same games with both bots started before the
   clock and kept for both seatings: the transport, the freezes and thaws, the start and end of
   each game.
-- ``start_ms_median``: sandbox start to SERVING; ``kill_ms_median``: kill to nothing left.
+- ``start_ms_median``: sandbox start to SERVING (a cold start); ``start_ms_median_pooled``: the same bot
+  started in a pooled sandbox (worker/sandbox/warm.py), launch to SERVING, alternating with the cold starts;
+  ``kill_ms_median``: kill to nothing left.
 - ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
   than one (2.0 would be perfect on two cores), the matches handed out one at a time.
   Beside it where the CPU went: ``cores_one_worker``, the cores one worker keeps busy
@@ -24,7 +26,8 @@
   referee, ``play_spec``) against the referee before it (``play_keeping_bots``: each bot
   started once for the whole match), alternating in one run, for a several-deal duplicate
   match and a one-deal ladder match (where the extra starts weigh most), each with bots
-  that answer at once and with one that thinks (``WORKLOADS``), and their ratio.
+  that answer at once and with one that thinks (``WORKLOADS``), and their ratio; and fresh bots started in a
+  pool of sandboxes started ahead (``pooled_games_per_s``, ``pooled_ratio``), in turn with the other two.
   ``DURAK_START_AHEAD`` applies as in the worker.
 
 ``--only`` runs the parts named (``--only scaling``: the scaling batch alone); ``--smoke`` runs every part
@@ -51,7 +54,7 @@ from bots_sdk.engine import Rules
 from bots_sdk.local import play_game
 from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
-from worker.referee.launch import Launcher, launcher_for
+from worker.referee.launch import WARM_POOL_ENV, Launcher, launcher_for
 from worker.referee.match import (
     START_AHEAD_ENV,
     GameResult,
@@ -65,7 +68,12 @@ from worker.referee.match import (
     stop_all,
 )
 from worker.sandbox import make_sandbox
+from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.cgroups import CgroupManager
+from worker.sandbox.warm import WarmPool
+
+PRIME_S = 60.0
+"""How long the pool may take to fill before a start is timed (a loaded machine)."""
 
 
 def sandboxed_games(games: int) -> tuple[float, float]:
@@ -99,19 +107,32 @@ def in_process_seconds_per_decision(games: int) -> float:
     return (time.perf_counter() - started) / decisions
 
 
-def start_and_kill(starts: int) -> tuple[float, float]:
+def start_and_kill(starts: int) -> tuple[float, float, float]:
+    """Medians of a cold start's and a pooled start's launch to SERVING (alternating), and of the kills.
+
+    Before each start the pool is full and ready (off the clock), so no refill runs while a start is timed."""
     sandbox = make_sandbox("bwrap")
     sandbox.self_test()
+    assert isinstance(sandbox, BwrapSandbox)
+    pool = WarmPool(sandbox, size=1)
     spec = load_spec("random")
-    start_ms, kill_ms = [], []
-    for _ in range(starts):
-        began = time.perf_counter()
-        served = sandbox.launch(spec, ARENA_LIMITS)
-        served.bot.wait_serving()
-        start_ms.append((time.perf_counter() - began) * 1000)
-        served.bot.close()
-        kill_ms.append(served.handle.kill() * 1000)
-    return statistics.median(start_ms), statistics.median(kill_ms)
+    launches = {"cold": sandbox.launch, "pooled": pool.launch}
+    start_ms: dict[str, list[float]] = {name: [] for name in launches}
+    kill_ms = []
+    try:
+        for round_ in range(starts):
+            for name in list(launches) if round_ % 2 == 0 else list(launches)[::-1]:
+                pool.prime(PRIME_S)
+                began = time.perf_counter()
+                served = launches[name](spec, ARENA_LIMITS)
+                served.bot.wait_serving()
+                start_ms[name].append((time.perf_counter() - began) * 1000)
+                served.bot.close()
+                kill_ms.append(served.handle.kill() * 1000)
+    finally:
+        pool.close()
+    assert pool.pooled_starts == starts, f"only {pool.pooled_starts} of {starts} starts were pooled"
+    return statistics.median(start_ms["cold"]), statistics.median(start_ms["pooled"]), statistics.median(kill_ms)
 
 
 _launcher: Launcher | None = None
@@ -211,20 +232,24 @@ a start and the starts weigh most; strong thinks up to 200 ms a decision, as bot
 SMOKE_WORKLOADS = ("gentle x2, ladder 1 deal",)
 
 
-def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int) -> tuple[float, float]:
-    """Games per second of ``play_spec`` and of ``play_keeping_bots`` over ``rounds`` matches each, played
-    alternately (which goes first alternates too) so a change in the machine's load hits both alike."""
-    launcher = launcher_for("bwrap")
-    pair: list[Callable[[MatchSpec, Launcher], list[GameResult]]] = [play_spec, play_keeping_bots]
-    seconds = dict.fromkeys(pair, 0.0)
-    games = dict.fromkeys(seconds, 0)
+def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int, pool: WarmPool) -> tuple[float, float, float]:
+    """Games per second of ``play_spec`` with cold starts, of ``play_spec`` starting in ``pool``, and of
+    ``play_keeping_bots`` (cold), over ``rounds`` matches each, played in turn (the order rotating) so a change
+    in the machine's load hits all alike."""
+    cold = pool.sandbox.launch
+    arms: list[tuple[Callable[[MatchSpec, Launcher], list[GameResult]], Launcher]] = [
+        (play_spec, cold), (play_spec, pool.launch), (play_keeping_bots, cold)]
+    seconds = [0.0] * len(arms)
+    games = [0] * len(arms)
     for round_ in range(rounds):
-        for play in pair if round_ % 2 == 0 else pair[::-1]:
+        for index in [(round_ + k) % len(arms) for k in range(len(arms))]:
+            play, launcher = arms[index]
             spec = MatchSpec(bots, deals=deals, seed=f"fresh-{round_}")
             began = time.perf_counter()
-            games[play] += len(play(spec, launcher))
-            seconds[play] += time.perf_counter() - began
-    return games[play_spec] / seconds[play_spec], games[play_keeping_bots] / seconds[play_keeping_bots]
+            games[index] += len(play(spec, launcher))
+            seconds[index] += time.perf_counter() - began
+    fresh, pooled, kept = (done / spent for done, spent in zip(games, seconds, strict=True))
+    return fresh, pooled, kept
 
 
 PARTS = ("games", "starts", "scaling", "fresh")
@@ -244,6 +269,8 @@ def main() -> None:
     if args.smoke:
         args.games, args.starts, args.matches, args.rounds = 2, 1, 2, 1
     parts = set(args.only or PARTS)
+    # The pool is measured where it is named (its own figures); elsewhere its refills would only add noise.
+    os.environ[WARM_POOL_ENV] = "off"
     rows: list[tuple[str, str]] = []
     figures: dict[str, object] = {}
     if "games" in parts:
@@ -257,10 +284,12 @@ def main() -> None:
         figures |= {"games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
                     "overhead_ms_per_decision_games_only": round(games_only_ms, 3)}
     if "starts" in parts:
-        start_ms, kill_ms = start_and_kill(args.starts)
+        start_ms, pooled_ms, kill_ms = start_and_kill(args.starts)
         rows += [("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
+                 ("pooled sandbox start to SERVING, median (ms)", f"{pooled_ms:.0f}"),
                  ("kill to nothing left, median (ms)", f"{kill_ms:.1f}")]
-        figures |= {"start_ms_median": round(start_ms), "kill_ms_median": round(kill_ms, 1)}
+        figures |= {"start_ms_median": round(start_ms), "start_ms_median_pooled": round(pooled_ms),
+                    "kill_ms_median": round(kill_ms, 1)}
     if "scaling" in parts:
         factor, one, two = scaling(args.matches)
         rows += [("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
@@ -275,16 +304,28 @@ def main() -> None:
                                                   "bots": round(b.bots_cpu_s / args.matches * 1000)}
                                          for n, b in ((1, one), (2, two))}}
     if "fresh" in parts:
-        compared = {name: fresh_vs_kept(bots, deals, args.rounds) for name, (bots, deals) in WORKLOADS.items()
-                    if not args.smoke or name in SMOKE_WORKLOADS}
-        for name, (fresh, kept) in compared.items():
+        sandbox = make_sandbox("bwrap")
+        assert isinstance(sandbox, BwrapSandbox)
+        pool = WarmPool(sandbox)
+        pool.prime(PRIME_S)  # a worker's pool is full when its matches come: the first match is no exception here
+        try:
+            compared = {name: fresh_vs_kept(bots, deals, args.rounds, pool)
+                        for name, (bots, deals) in WORKLOADS.items() if not args.smoke or name in SMOKE_WORKLOADS}
+        finally:
+            pool.close()
+        for name, (fresh, pooled, kept) in compared.items():
             rows += [
                 (f"{name}: games/s, bots kept all match", f"{kept:.2f}"),
                 (f"{name}: games/s, fresh bots per rotation", f"{fresh:.2f}"),
+                (f"{name}: games/s, fresh bots, pooled starts", f"{pooled:.2f}"),
                 (f"{name}: fresh / kept (x)", f"{fresh / kept:.2f}"),
+                (f"{name}: fresh pooled / kept (x)", f"{pooled / kept:.2f}"),
             ]
-        figures["fresh_vs_kept"] = {name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),
-                                           "ratio": round(fresh / kept, 3)} for name, (fresh, kept) in compared.items()}
+        figures["fresh_vs_kept"] = {
+            name: {"fresh_games_per_s": round(fresh, 2), "kept_games_per_s": round(kept, 2),
+                   "ratio": round(fresh / kept, 3), "pooled_games_per_s": round(pooled, 2),
+                   "pooled_ratio": round(pooled / kept, 3)}
+            for name, (fresh, pooled, kept) in compared.items()}
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value:>10}")

@@ -5,7 +5,8 @@
 ``--games`` counts deals; each deal is played in every seat rotation (the
 duplicate format) unless ``--single``, every rotation by freshly started bots
 (``DURAK_START_AHEAD=auto|on|off``: whether the next rotation's bots start while the
-current one ends). With ``--json`` the output is one object,
+current one ends; ``DURAK_WARM_POOL=auto|on|off``: whether bwrap bots start in sandboxes started
+ahead, worker/sandbox/warm.py). With ``--json`` the output is one object,
 ``{"games": [{"durak", "draw", "reason", "offender", "detail"}, ...]}``; records
 go to ``--records DIR`` if given.
 """

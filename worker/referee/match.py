@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -46,13 +45,12 @@ from bots_sdk.local import PlayedGame, play_game
 from bots_sdk.match import seat_order, table_rules
 from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
-from worker.referee.launch import LaunchedBot, Launcher
+from worker.referee.launch import LaunchedBot, Launcher, on_idle_core
 from worker.referee.turns import OnMove, rest
 
 log = logging.getLogger(__name__)
 
 START_AHEAD_ENV = "DURAK_START_AHEAD"
-REFEREES_ENV = "DURAK_REFEREES"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,22 +156,12 @@ def start_ahead(setting: str | None = None) -> bool:
     """Whether to start bots side by side and ahead, and kill them off the clock (module docstring).
 
     ``setting`` (default: the ``DURAK_START_AHEAD`` environment variable) is ``on``, ``off`` or ``auto``
-    (the default): on when this process may run on more cores than there are referees on the host
-    (``DURAK_REFEREES``, which a Celery worker sets to its concurrency; default 1). Without an idle core the
+    (the default): on where there is an idle core (``on_idle_core``). Without one the
     starts would take their CPU from games being played, whose clocks are wall-clock, so there they wait.
     The starts run at the worker's own CPU priority: a niceness would stay with the bot for its whole life
     (Linux inherits it at fork, per thread), and how a bot was started must not change how it plays.
     """
-    value = (setting if setting is not None else os.environ.get(START_AHEAD_ENV, "auto")).strip().lower()
-    if value == "auto":
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        referees = os.environ.get(REFEREES_ENV, "1").strip()
-        if not referees.isdigit() or int(referees) < 1:
-            raise ValueError(f"{REFEREES_ENV}: {referees!r} is not a positive whole number")
-        return cores > int(referees)
-    if value not in ("on", "off"):
-        raise ValueError(f"{START_AHEAD_ENV}: {value!r} is not one of auto, on, off")
-    return value == "on"
+    return on_idle_core(START_AHEAD_ENV, setting)
 
 
 def play_spec(

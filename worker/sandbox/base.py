@@ -193,7 +193,11 @@ class Sandbox(abc.ABC):
         A socket that is not the bot's own (a symlink, a file, swapped between the check and the link) is
         the bot's fault (``Reason.PROTOCOL``), like any other way of not serving.
         """
-        handle = self.start(spec)
+        return self.serve(self.start(spec), spec, limits)
+
+    def serve(self, handle: SandboxedBot, spec: BotSpec, limits: Limits) -> ServedBot:
+        """``launch``'s part after the start: the bot of ``handle``, running now, gets ``limits.start_s`` to listen
+        (a cold start's and a pooled one's alike, worker/sandbox/warm.py); killed unless served."""
         try:
             wait_for_socket(handle, limits.start_s)
             return ServedBot(handle, RemoteBot(handle.connect_address(), limits, spec.name))

@@ -26,7 +26,8 @@ root:slot-gid.
 
 Entry: python bots run ``/bot/venv/bin/python ENTRY`` in ``/bot/src``;
 reference bots ``/bot/venv/bin/python -m bots_sdk.bots NAME`` in ``/tmp``;
-command bots their argv in ``/bot/src``.
+command bots their argv in ``/bot/src``; a pooled sandbox (warm.py) the stub
+``/bot/venv/bin/python -m bots_sdk.warm`` in ``/tmp``, which becomes one of the first two.
 """
 
 from __future__ import annotations
@@ -73,13 +74,17 @@ DEFAULT_RUNTIME_DIR = Path(os.environ.get("DURAK_RUNTIME_DIR", "/var/cache/durak
 """Where the bots' runtime is built (``DURAK_RUNTIME_DIR``): world-traversable, since slot uids read it."""
 
 
+PYTHON = f"{IN_SANDBOX}/bin/python"
+WARM_COMMAND = ([PYTHON, "-m", "bots_sdk.warm"], "/tmp")
+"""A pooled sandbox's stub (bots_sdk/warm.py, worker/sandbox/warm.py), started where a reference bot starts."""
+
+
 def bot_command(spec: BotSpec) -> tuple[list[str], str]:
     """The argv inside the sandbox and its working directory."""
-    python = f"{IN_SANDBOX}/bin/python"
     if spec.language == "reference":
-        return [python, "-m", "bots_sdk.bots", spec.name], "/tmp"
+        return [PYTHON, "-m", "bots_sdk.bots", spec.name], "/tmp"
     if spec.language == "python":
-        return [python, spec.entry[0]], "/bot/src"
+        return [PYTHON, spec.entry[0]], "/bot/src"
     return list(spec.entry), "/bot/src"
 
 
@@ -151,15 +156,16 @@ class BwrapSandbox(Sandbox):
     # ------------------------------------------------------------ the command
 
     def bwrap_args(
-        self, spec: BotSpec, runtime: Path, seat: SeatDir, status_fd: int, seccomp_fd: int | None
+        self, spec: BotSpec | None, runtime: Path, seat: SeatDir, status_fd: int, seccomp_fd: int | None
     ) -> list[str]:
-        """bwrap and its flags, in the order of docs/sandbox.md section 3 (``--remount-ro /`` last)."""
-        command, cwd = bot_command(spec)
+        """bwrap and its flags, in the order of docs/sandbox.md section 3 (``--remount-ro /`` last); ``spec``
+        None for a pooled sandbox's stub, whose /bot/src is bound before its bot's code is copied in."""
+        command, cwd = bot_command(spec) if spec is not None else WARM_COMMAND
         args = base_args(self.bwrap, "durakbot", BOT_ENV, self.limits.tmp_mb * MIB)
         args += [
             "--ro-bind", str(runtime), IN_SANDBOX,
         ]
-        if spec.language != "reference":
+        if spec is None or spec.language != "reference":
             args += ["--ro-bind", str(seat.src), "/bot/src"]
         args += ["--bind", str(seat.run), IN_SANDBOX_RUN, "--chdir", cwd, "--json-status-fd", str(status_fd)]
         if seccomp_fd is not None:
@@ -179,7 +185,7 @@ class BwrapSandbox(Sandbox):
         return ensure_runtime(self.runtime_dir)
 
     def _chain(
-        self, spec: BotSpec, runtime: Path, seat: SeatDir, uid: int, cgroup: SandboxCgroup | None, fds: list[int]
+        self, spec: BotSpec | None, runtime: Path, seat: SeatDir, uid: int, cgroup: SandboxCgroup | None, fds: list[int]
     ) -> tuple[list[str], list[int]]:
         """The whole launch chain and the fds it inherits: the status pipe (its read end is ``fds[0]``, for the
         caller) and the seccomp filter. Every fd opened is appended to ``fds``, for the caller to close."""
@@ -194,9 +200,18 @@ class BwrapSandbox(Sandbox):
     def start(self, spec: BotSpec, slot: int | None = None) -> LaunchedBot:
         if spec.language != "reference" and spec.folder is None:
             raise SandboxError(f"{spec.name}: a {spec.language} bot needs its folder")
+        return self._spawn(spec, slot, subprocess.DEVNULL)
+
+    def start_warm(self, control: int) -> LaunchedBot:
+        """A pooled sandbox (worker/sandbox/warm.py): the stub of bots_sdk/warm.py on the shared runtime, its
+        stdin the ``control`` socket, an empty /bot/src bound read-only for its bot's code to be copied into."""
+        return self._spawn(None, None, control)
+
+    def _spawn(self, spec: BotSpec | None, slot: int | None, stdin: int) -> LaunchedBot:
         if os.geteuid() != 0:
             raise SandboxUnavailable("the bwrap backend must run as root (to drop each bot to its slot uid)")
-        runtime = spec.venv or self.runtime
+        runtime = spec.venv if spec is not None and spec.venv is not None else self.runtime
+        name = spec.name if spec is not None else "warm stub"
         slot = self.pool.acquire(slot)
         uid = self.pool.uid(slot)
         seat = SeatDir(self.state_dir, slot, uid)
@@ -205,7 +220,9 @@ class BwrapSandbox(Sandbox):
         try:
             if procs.sweep_uid(uid, f"bwrap slot {slot} before start", timeout=0):
                 log.error("slot %d had live processes before start (killed)", slot)
-            seat.create(spec.folder if spec.language != "reference" else None)
+            seat.create(spec.folder if spec is not None and spec.language != "reference" else None)
+            if spec is None:
+                seat.src.mkdir(mode=0o755)
             if self.cgroups is not None:
                 # named by uid, not slot: two slot pools (a test suite's, a worker's) share the cgroup parent
                 cgroup = self.cgroups.create(f"uid-{uid}", self.limits.memory_mb * MIB, self.limits.pids)
@@ -214,7 +231,7 @@ class BwrapSandbox(Sandbox):
             with open(seat.log, "ab") as log_file:
                 started = time.perf_counter()
                 popen = subprocess.Popen(
-                    argv, env=LAUNCHER_ENV, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+                    argv, env=LAUNCHER_ENV, stdin=stdin, stdout=log_file, stderr=subprocess.STDOUT,
                     start_new_session=True, close_fds=True, cwd="/", pass_fds=pass_fds,
                 )
         except BaseException:
@@ -236,7 +253,7 @@ class BwrapSandbox(Sandbox):
             handle.pid1 = read_child_pid(status_read, self.start_timeout)
         except SandboxError as error:
             handle.kill()
-            raise SandboxError(f"{spec.name}: {error}; log:\n{handle.log_tail()}") from None
+            raise SandboxError(f"{name}: {error}; log:\n{handle.log_tail()}") from None
         return handle
 
     # ------------------------------------------------------------ probing

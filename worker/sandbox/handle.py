@@ -60,7 +60,7 @@ class LaunchedBot(SandboxedBot):
         self.popen = popen
         self.cgroup = cgroup
         self.started = started
-        """``time.perf_counter()`` just before the launcher was spawned."""
+        """``time.perf_counter()`` just before the launcher was spawned (pooled: when it was given its bot)."""
         self._pool = pool
         self._seat = seat
         self._status_fd = status_fd
@@ -129,8 +129,13 @@ class LaunchedBot(SandboxedBot):
             seen |= pids
 
     @property
-    def seat_dir(self) -> Path:
+    def seat(self) -> SeatDir:
         """The seat's host directory (code copy, socket mount, log); gone after ``kill``."""
+        return self._seat
+
+    @property
+    def seat_dir(self) -> Path:
+        """``seat.path``."""
         return self._seat.path
 
     def connect_address(self) -> str:

@@ -31,9 +31,10 @@ SOCKET_NAME = "bot.sock"
 
 
 def copy_tree(source: Path, target: Path) -> list[str]:
-    """Copy regular files and directories of ``source`` into ``target``; returns what was skipped."""
+    """Copy regular files and directories of ``source`` into ``target`` (made, or kept: a pooled sandbox has it
+    bound already, warm.py); returns what was skipped."""
     skipped = []
-    target.mkdir(mode=0o755)
+    target.mkdir(mode=0o755, exist_ok=True)
     for root, dirs, files in os.walk(source, followlinks=False):
         relative = Path(root).relative_to(source)
         for name in list(dirs):
@@ -114,8 +115,12 @@ class SeatDir:
             os.chown(self.run, self.uid, self.uid)
         self.log.touch(mode=0o600)
         if folder is not None:
-            self.skipped = copy_tree(folder, self.src)
+            self.fill(folder)
         return self
+
+    def fill(self, folder: Path) -> None:
+        """Copy the bot's ``folder`` into ``src`` (see ``copy_tree``)."""
+        self.skipped = copy_tree(folder, self.src)
 
     def link_socket(self, checked: os.stat_result) -> str:
         """Hard-link the socket that was ``checked`` (its ``lstat``) for the referee; returns the path to connect to.
