@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 from bots_sdk.botdir import BotSpec
+from bots_sdk.transport import EXPERIMENTS_VARIABLE, environment_for
 from worker.sandbox import procs, seccomp
 from worker.sandbox.base import MIB, Capabilities, Sandbox, SandboxError, SandboxLimits, SandboxUnavailable
 from worker.sandbox.cgroups import CgroupManager, SandboxCgroup
@@ -77,6 +78,15 @@ DEFAULT_RUNTIME_DIR = Path(os.environ.get("DURAK_RUNTIME_DIR", "/var/cache/durak
 PYTHON = f"{IN_SANDBOX}/bin/python"
 WARM_COMMAND = ([PYTHON, "-m", "bots_sdk.warm"], "/tmp")
 """A pooled sandbox's stub (bots_sdk/warm.py, worker/sandbox/warm.py), started where a reference bot starts."""
+
+
+def bot_env(spec: BotSpec | None) -> dict[str, str]:
+    """The bot's whole environment: ``BOT_ENV``, plus grpc-core's settings for a Python bot (bots_sdk/transport.py).
+
+    Given from the start rather than left to the SDK's import, so a bot in a pooled sandbox (whose stub has
+    imported the SDK) and one started cold find the same environment."""
+    python = spec is None or spec.language in ("python", "reference")
+    return environment_for(python, {**BOT_ENV, EXPERIMENTS_VARIABLE: os.environ.get(EXPERIMENTS_VARIABLE, "")})
 
 
 def bot_command(spec: BotSpec) -> tuple[list[str], str]:
@@ -161,7 +171,7 @@ class BwrapSandbox(Sandbox):
         """bwrap and its flags, in the order of docs/sandbox.md section 3 (``--remount-ro /`` last); ``spec``
         None for a pooled sandbox's stub, whose /bot/src is bound before its bot's code is copied in."""
         command, cwd = bot_command(spec) if spec is not None else WARM_COMMAND
-        args = base_args(self.bwrap, "durakbot", BOT_ENV, self.limits.tmp_mb * MIB)
+        args = base_args(self.bwrap, "durakbot", bot_env(spec), self.limits.tmp_mb * MIB)
         args += [
             "--ro-bind", str(runtime), IN_SANDBOX,
         ]
