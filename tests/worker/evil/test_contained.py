@@ -125,7 +125,7 @@ def test_secrets_are_out_of_reach(arena: Launcher, tmp_path: Path, monkeypatch: 
     assert canary not in repr(probe), "the canary leaked into the sandbox"
     assert set(probe["env"]) <= {"PATH", "HOME", "LANG", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED",
                                  "MALLOC_ARENA_MAX", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
-                                 "DURAK_BOT_ADDRESS", "PWD", "LC_CTYPE"}, probe["env"]
+                                 "DURAK_BOT_ADDRESS", "PWD", "LC_CTYPE", "GRPC_EXPERIMENTS"}, probe["env"]
     environ1 = {entry.split("=", 1)[0] for entry in probe["environ1"].split("\0") if entry}
     assert environ1 <= {"PATH", "LANG", "PWD"}, probe["environ1"]  # the launcher's minimal env (PWD: its sh)
     for path in ("/etc/shadow", "/etc/passwd", "/root", "/home", "/var/run/docker.sock", "/run/docker.sock",
