@@ -28,6 +28,7 @@ from pathlib import Path
 from types import FrameType
 
 from arena.datadir import ENV
+from worker.referee.launch import REFEREES_ENV
 
 TABLE_WORKERS = 4
 """Games with people (/tables/) open at once; each waits on a person in its own worker process."""
@@ -182,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         children = Children(data / "logs", cwd=data)
         python = sys.executable
         shared, dedicated = worker_split(args.workers, settings.ARENA_LADDER_WORKERS)
+        # The host's match referees, for every worker's `auto` rules (starts ahead, pooled sandboxes): each Celery
+        # worker alone would count only its own concurrency, and all of them would take the same spare core.
+        os.environ.setdefault(REFEREES_ENV, str(shared + dedicated))
         children.start("worker", [python, "-m", "celery", "-A", "worker.celery", "worker", "-Q",
                                   "tournament,referee,default", "--concurrency", str(shared), "--loglevel", "INFO"])
         if dedicated:

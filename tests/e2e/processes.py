@@ -16,3 +16,19 @@ def marked(marker: str) -> set[int]:
             except OSError:
                 continue
     return found
+
+
+def environment(pid: int) -> dict[str, str]:
+    """The environment ``pid`` was started with (empty if it is gone)."""
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {}
+    return dict(entry.split("=", 1) for entry in raw.decode(errors="replace").split("\0") if "=" in entry)
+
+
+def command_line(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []

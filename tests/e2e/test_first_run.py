@@ -14,7 +14,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-from tests.e2e.processes import marked
+from tests.e2e.processes import command_line, environment, marked
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,6 +65,11 @@ def test_one_command_gives_a_working_arena_and_ctrl_c_stops_it(tmp_path: Path) -
         assert "finished" in standings
         game = standings.split('href="/games/')[1].split("/")[0]
         assert b"replay-frames" in urllib.request.urlopen(f"{site}/games/{game}/").read()
+        # Every Celery worker counts the host's referees, not its own concurrency: the `auto` rules (starts ahead,
+        # pooled sandboxes) then leave the cores to the games, instead of each worker claiming the same spare one.
+        workers = [pid for pid in marked(marker) if {"celery", "worker"} <= set(command_line(pid))]
+        referees = {environment(pid).get("DURAK_REFEREES") for pid in workers}
+        assert workers and len(referees) == 1 and None not in referees, referees
     finally:
         stop(first, marker)
     print(f"first run until serving a finished tournament: {elapsed:.1f} s")
