@@ -170,6 +170,10 @@ for _name in ("UPLOADS", "CHALLENGES", "TABLES", "SIGNUPS", "LOGINS"):
         raise ImproperlyConfigured(f"ARENA_RATE_{_name}={globals()[f'ARENA_RATE_{_name}']!r}: use COUNT/PERIOD, "
                                    "e.g. 20/h (periods s, m, h, d)")
 
+# A build step's memory cgroup in MiB (worker/builds/sandboxed.py): the compiler or pip and every process it starts,
+# together; past it the step is stopped and the build fails saying so.
+ARENA_BUILD_MEMORY_MB = env.int("ARENA_BUILD_MEMORY_MB", default=2048)
+
 # Where a worker keeps built bots (worker/build.py), and the sandbox it plays them in.
 ARENA_BOT_STORE = Path(env.str("ARENA_BOT_STORE", default=str(VAR_DIR / "bots")))
 ARENA_SANDBOX = env.str("ARENA_SANDBOX", default="bwrap")
