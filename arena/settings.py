@@ -159,16 +159,24 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_MAX_UPLOAD_BYTES + 64 * 1024
 ARENA_DATASET_BATCH = env.int("ARENA_DATASET_BATCH", default=200)
 
 # Quotas (arena/ops/throttle.py; django-ratelimit's "count/period" syntax, s m h d): uploads and challenges per
-# author, new tables per visitor, sign-ups and login attempts per address.
+# author; new tables, analysis requests and dataset downloads per visitor; sign-ups and login attempts per address.
+# An analysis request puts a match's games before all other analyses, on a worker of one process; a download reads
+# every game it holds.
 ARENA_RATE_UPLOADS = env.str("ARENA_RATE_UPLOADS", default="20/h")
 ARENA_RATE_CHALLENGES = env.str("ARENA_RATE_CHALLENGES", default="60/h")
 ARENA_RATE_TABLES = env.str("ARENA_RATE_TABLES", default="30/h")
+ARENA_RATE_ANALYSES = env.str("ARENA_RATE_ANALYSES", default="10/h")
+ARENA_RATE_DATASETS = env.str("ARENA_RATE_DATASETS", default="20/h")
 ARENA_RATE_SIGNUPS = env.str("ARENA_RATE_SIGNUPS", default="5/h")
 ARENA_RATE_LOGINS = env.str("ARENA_RATE_LOGINS", default="20/h")
-for _name in ("UPLOADS", "CHALLENGES", "TABLES", "SIGNUPS", "LOGINS"):
+for _name in ("UPLOADS", "CHALLENGES", "TABLES", "ANALYSES", "DATASETS", "SIGNUPS", "LOGINS"):
     if not re.fullmatch(r"\d+/\d*[smhd]", globals()[f"ARENA_RATE_{_name}"]):
         raise ImproperlyConfigured(f"ARENA_RATE_{_name}={globals()[f'ARENA_RATE_{_name}']!r}: use COUNT/PERIOD, "
                                    "e.g. 20/h (periods s, m, h, d)")
+
+# A build step's memory cgroup in MiB (worker/builds/sandboxed.py): the compiler or pip and every process it starts,
+# together; past it the step is stopped and the build fails saying so.
+ARENA_BUILD_MEMORY_MB = env.int("ARENA_BUILD_MEMORY_MB", default=2048)
 
 # Where a worker keeps built bots (worker/build.py), and the sandbox it plays them in.
 ARENA_BOT_STORE = Path(env.str("ARENA_BOT_STORE", default=str(VAR_DIR / "bots")))

@@ -28,6 +28,7 @@ CACHES = {"default": cache_config(CELERY_BROKER_URL)}  # noqa: F405  (the quotas
 # Quotas high enough that no test trips one by signing up or uploading often; tests/arena/test_quotas.py lowers
 # each to see it refuse.
 ARENA_RATE_UPLOADS = ARENA_RATE_CHALLENGES = ARENA_RATE_TABLES = ARENA_RATE_SIGNUPS = ARENA_RATE_LOGINS = "10000/m"
+ARENA_RATE_ANALYSES = ARENA_RATE_DATASETS = "10000/m"
 # Analysing every stored game would slow every match test; the analysis tests switch it on.
 ARENA_ANALYSIS = False
 ARENA_ANALYSIS_SAMPLES = 4

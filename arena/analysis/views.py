@@ -10,11 +10,14 @@ from django.views.decorators.http import require_POST
 from arena.analysis.selectors import analysis_for_game
 from arena.analysis.services import analysis_request_match
 from arena.matches.models import Game, Match
+from arena.ops.throttle import throttled
 
 
+@throttled("analysis")
 @require_POST
 def match_analyse(request: HttpRequest, pk: int) -> HttpResponse:
-    """Queue every game of a finished match before all other analyses (a game already analysed stays so)."""
+    """Queue every game of a finished match before all other analyses (a game already analysed stays so); the
+    requests count against the visitor's ``ARENA_RATE_ANALYSES``, since they jump the queue of every other."""
     match = get_object_or_404(Match, pk=pk, status=Match.Status.DONE)
     analysis_request_match(match=match)
     return redirect(reverse("match", args=[match.pk]) + "#analysis")

@@ -211,14 +211,18 @@ def _match_out(match: Match, viewer: User | None) -> dict[str, Any]:
     }
 
 
-@api.get("/dataset", response={200: None, 400: ErrorOut, 404: ErrorOut},
+@api.get("/dataset", response={200: None, 400: ErrorOut, 404: ErrorOut, 429: ErrorOut},
+         auth=[TokenAuth(), lambda request: True],
          summary="Game records as gzipped JSON lines, by ladder, bot and time (resume with `after`)")
 def get_dataset(request: HttpRequest, ladder: str | None = None, bot: str | None = None,
                 since: datetime | None = None, until: datetime | None = None, after: int = 0,
                 limit: int | None = None) -> HttpResponse | StreamingHttpResponse:
     """Every finished game that matches, oldest first, one JSON object a line (docs/datasets.md). Each line
     carries the game's ``id``: after a broken download, ask again with ``after`` set to the last id held.
-    ``X-Games`` says how many games the answer holds, for a progress bar."""
+    ``X-Games`` says how many games the answer holds, for a progress bar. Each call counts against
+    ``ARENA_RATE_DATASETS``, per token's author (or signed-in user), else per address."""
+    if (refused := refusal("dataset", request)) is not None:
+        return refused
     if after < 0 or (limit is not None and limit < 1):
         return api.create_response(request, {"detail": _("after must be 0 or more and limit 1 or more")}, status=400)
     since, until = (moment if moment is None or timezone.is_aware(moment) else timezone.make_aware(moment, UTC)

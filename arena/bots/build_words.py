@@ -202,6 +202,8 @@ BUILD = shapes([
      rf"(?P<runtime>{_MB}) MB included\); the install stopped there:\n(?P<log>.*)",
      _("requirements: the installed environment would weigh more than the limit of %(limit)s MB (the runtime's "
        "%(runtime)s MB included); the install stopped there:\n%(log)s")),
+    (r"installing the requirements hit the memory limit of (?P<limit>\d+) MiB and was stopped:\n(?P<log>.*)",
+     _("installing the requirements hit the memory limit of %(limit)s MiB and was stopped:\n%(log)s")),
     (r"pip install failed in the sandbox \(exit (?P<code>-?\d+)\):\n(?P<log>.*)",
      _("pip install failed in the sandbox (exit code %(code)s):\n%(log)s")),
     (rf"{_W}: unexpected special file (?P<path>.*)", _("%(where)s: an unexpected special file %(path)s")),
@@ -213,6 +215,8 @@ BUILD = shapes([
     (rf"the (?P<language>\w+) build would weigh more than the (?P<limit>{_MB}) MB limit; it stopped "
      r"there:\n(?P<log>.*)",
      _("the %(language)s build would weigh more than the limit of %(limit)s MB; it stopped there:\n%(log)s")),
+    (r"the (?P<language>\w+) build hit its memory limit of (?P<limit>\d+) MiB and was stopped:\n(?P<log>.*)",
+     _("the %(language)s build hit its memory limit of %(limit)s MiB and was stopped:\n%(log)s")),
     (r"the (?P<language>\w+) build failed in the sandbox \(exit (?P<code>-?\d+)\):\n(?P<log>.*)",
      _("the %(language)s build failed in the sandbox (exit code %(code)s):\n%(log)s")),
     (r"the build left (?P<kind>a symbolic link|a special file) at (?P<path>.*); a stored bot holds regular files "

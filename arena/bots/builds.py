@@ -26,7 +26,8 @@ def version_build(version: BotVersion) -> BuiltBot:
     with tempfile.TemporaryDirectory(prefix="durak-version-") as scratch:
         upload = Path(scratch) / (version.archive_name or f"version-{version.pk}.zip")
         upload.write_bytes(bytes(archive.data))
-        return build(upload, store, limits=BuildLimits(archive_bytes=settings.ARENA_MAX_UPLOAD_BYTES))
+        return build(upload, store, limits=BuildLimits(archive_bytes=settings.ARENA_MAX_UPLOAD_BYTES,
+                                                        memory_mb=settings.ARENA_BUILD_MEMORY_MB))
 
 
 def version_bot_argument(version: BotVersion) -> str:

@@ -1,10 +1,11 @@
 """Quotas on what costs the arena work or invites abuse, counted with django-ratelimit in the shared cache.
 
 Each scope has a rate setting (``"20/h"``: count per period, django-ratelimit's syntax) and a key: uploads and
-challenges count per author, tables per visitor (the account, or the address of an anonymous browser, which
-could otherwise shed its session to start afresh), sign-ups and logins per address. Only POSTs count. A
-refusal says what the limit is and when to try again: the site's own page or, under ``/api/``, a JSON
-``detail``, both with status 429 and ``Retry-After``.
+challenges count per author; tables, analysis requests and dataset downloads per visitor (the account or the
+API token's, or the address of an anonymous browser, which could otherwise shed its session to start afresh);
+sign-ups and logins per address. A view's POSTs count (``throttled``); a download counts each GET
+(``refusal``), since each reads every game it holds. A refusal says what the limit is and when to try again:
+the site's own page or, under ``/api/``, a JSON ``detail``, both with status 429 and ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ SCOPES = {
     "upload": Scope("ARENA_RATE_UPLOADS", gettext_lazy("bot uploads per author"), _author),
     "challenge": Scope("ARENA_RATE_CHALLENGES", gettext_lazy("challenges per author"), _author),
     "table": Scope("ARENA_RATE_TABLES", gettext_lazy("new tables per visitor"), _author),
+    "analysis": Scope("ARENA_RATE_ANALYSES", gettext_lazy("analysis requests per visitor"), _author),
+    "dataset": Scope("ARENA_RATE_DATASETS", gettext_lazy("dataset downloads per visitor"), _author),
     "signup": Scope("ARENA_RATE_SIGNUPS", gettext_lazy("sign-ups per address"), _address),
     "login": Scope("ARENA_RATE_LOGINS", gettext_lazy("login attempts per address"), _address),
 }

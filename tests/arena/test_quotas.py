@@ -16,6 +16,8 @@ from django.test import Client
 from django_ratelimit.core import _get_window
 
 from arena.accounts.services import token_create
+from arena.analysis.models import GameAnalysis
+from tests.arena.visitors import stored_game, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +30,14 @@ def address(period_s: int = 3600) -> str:
         here = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
         if _get_window(f"ip:{here}", period_s) - time.time() > 60:
             return here
+
+
+def author(name: str) -> User:
+    """A fresh user whose counting window (as ``address``'s) does not end within the next minute."""
+    while True:
+        user = User.objects.create_user(f"{name}{random.randrange(10**9)}")
+        if _get_window(f"user:{user.pk}", 3600) - time.time() > 60:
+            return user
 
 
 def assert_api_refusal(response: Any, what: str, limit: str) -> None:
@@ -106,3 +116,44 @@ def test_login_attempts_per_address(alice: User, settings: Any) -> None:
     assert_page_refusal(right, "login attempts per address", "2 per 10 minutes")
     assert int(right["Retry-After"]) <= 600
     assert visitor.get("/accounts/login/").status_code == 200
+
+
+def test_dataset_downloads_per_visitor_and_per_token(settings: Any) -> None:
+    """Each download reads every game it holds: an address, or a token's author, gets its quota of them."""
+    settings.ARENA_RATE_DATASETS = "2/h"
+    here = address()
+    visitor = Client(REMOTE_ADDR=here)
+    for _ in range(2):  # a resumed download counts too: it reads what it asks for again
+        assert visitor.get("/api/dataset", {"after": 0}).status_code == 200
+    refused = visitor.get("/api/dataset", {"ladder": "classic-2"})
+    assert_api_refusal(refused, "dataset downloads per visitor", "2 per hour")
+    assert refused["Content-Type"] == "application/json"
+    assert Client(REMOTE_ADDR=address()).get("/api/dataset").status_code == 200, "another address has its own"
+    carol = author("carol")
+    token = Client(REMOTE_ADDR=here, HTTP_AUTHORIZATION=f"Bearer {token_create(user=carol, name='data')[1]}")
+    assert token.get("/api/dataset").status_code == 200, "a token counts for its author, not its address"
+    assert token.get("/api/dataset").status_code == 200
+    assert_api_refusal(token.get("/api/dataset"), "dataset downloads per visitor", "2 per hour")
+    signed_in = Client(REMOTE_ADDR=address())
+    signed_in.force_login(carol)
+    assert_api_refusal(signed_in.get("/api/dataset"), "dataset downloads per visitor", "2 per hour")
+
+
+def test_analysis_requests_per_visitor(settings: Any) -> None:
+    """Asking for a match's analysis puts its games before every other analysis: an anonymous visitor (whatever
+    its session) and an account each get a quota of requests, and a refused one queues nothing."""
+    settings.ARENA_RATE_ANALYSES = "1/h"
+    owner = author("dave")
+    first, second = (stored_game([version_of(owner, f"{name}{owner.pk}"), version_of(owner, f"fox{name}{owner.pk}")])
+                     for name in ("sly", "wily"))
+    here = address()
+    asked = Client(REMOTE_ADDR=here).post(f"/matches/{first.pk}/analyse")
+    assert asked.status_code == 302 and GameAnalysis.objects.filter(game__match=first).count() == 1
+    refused = Client(REMOTE_ADDR=here).post(f"/matches/{second.pk}/analyse")  # a fresh session: the same visitor
+    assert_page_refusal(refused, "analysis requests per visitor", "1 per hour")
+    assert not GameAnalysis.objects.filter(game__match=second).exists()
+    assert Client(REMOTE_ADDR=here).get(f"/matches/{second.pk}/").status_code == 200, "reading the page is free"
+    account = Client(REMOTE_ADDR=here)
+    account.force_login(author("erin"))
+    assert account.post(f"/matches/{second.pk}/analyse").status_code == 302, "an account has its own quota"
+    assert GameAnalysis.objects.filter(game__match=second).count() == 1

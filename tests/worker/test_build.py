@@ -33,7 +33,7 @@ from worker.builds import install, space
 from worker.builds.install import install_argv, sanitize_requirements
 from worker.builds.sandboxed import step_limits
 from worker.sandbox import SandboxUnavailable, procs
-from worker.sandbox.bwrap import BwrapSandbox
+from worker.sandbox.bwrap import JOIN_CGROUPS, BwrapSandbox
 from worker.sandbox.slots import FIRST_UID
 
 BUILD_FIRST_UID = FIRST_UID + 850
@@ -305,8 +305,9 @@ def test_requirements_lines() -> None:
 
 
 def test_install_argv_is_offline_unprivileged_and_binds_the_venv_at_its_play_path(tmp_path: Path) -> None:
-    limits = step_limits(BuildLimits(install_memory_mb=1500))
+    limits = step_limits(BuildLimits(install_memory_mb=1500, memory_mb=3000))
     assert limits.as_mb == 1500 and limits.pids == 64  # the rlimits run_step puts before bwrap
+    assert limits.memory_mb == 3000  # its memory cgroup's, for the whole step
     argv = install_argv("/usr/bin/bwrap", tmp_path / "venv", tmp_path / "wheels", tmp_path / "req",
                         tmp_path / "pip", BuildLimits(), None)
     bwrap = argv.index("/usr/bin/bwrap")
@@ -423,8 +424,9 @@ def test_requirements_build_a_venv_offline_in_the_sandbox(
     elapsed = time.perf_counter() - started
     assert built.venv is not None and built.wheels == ("six-1.16.0-py2.py3-none-any.whl",)
     assert built.requirements == ("six==1.16.0",)
-    (argv,) = [argv for argv in launched if argv[0] == "/usr/bin/setpriv"]
-    assert argv[0] == "/usr/bin/setpriv" and "--unshare-net" in argv and sandbox.bwrap in argv
+    (argv,) = [argv for argv in launched if sandbox.bwrap in argv]
+    assert argv[:3] == ["/bin/sh", "-c", JOIN_CGROUPS] and "/usr/bin/setpriv" in argv and "--unshare-net" in argv
+    assert int(argv[4]) > 0 or not sandbox.capabilities().memory_cgroup, "the install runs in its cgroups"
     assert "Successfully installed six-1.16.0" in (built.path / "install.log").read_text()
     assert writable_by_anyone(built.path) == [], "the stored bot is read-only"
     assert all(p.lstat().st_uid == 0 for p in [built.path, *built.path.rglob("*")]), "and root-owned"

@@ -20,6 +20,7 @@ import pytest
 from bots_sdk.botdir import LANGUAGES, BotSpecError, load_spec
 from bots_sdk.cli.main import main as durak
 from bots_sdk.cli.submit_cmd import SubmitError, pack
+from tests.worker.evil.arena import own_cgroup_dirs
 from worker.build import BuildError
 from worker.builds import BuildLimits
 from worker.builds.compile import run_steps, steps_argv
@@ -116,15 +117,23 @@ def test_the_steps_run_offline_with_only_the_bot_and_its_deps_writable(tmp_path:
 
 @pytest.fixture
 def step_dirs() -> Iterator[Path]:
+    """A scratch folder the build uids can reach; after the test, no process and no cgroup of a build uid."""
     base = Path(tempfile.mkdtemp(prefix="durak-step-test-", dir="/tmp"))
     base.chmod(0o711)
+    (base / "src").mkdir(mode=0o755)
+    (base / "deps").mkdir(mode=0o755)
     yield base
-    left = {uid: procs.live_pids_of_uid(uid) for uid in range(STEP_FIRST_UID, STEP_FIRST_UID + STEP_SLOTS)}
+    uids = range(STEP_FIRST_UID, STEP_FIRST_UID + STEP_SLOTS)
+    left = {uid: procs.live_pids_of_uid(uid) for uid in uids}
+    groups = [parent / f"uid-{uid}" for parent in own_cgroup_dirs() for uid in uids if (parent / f"uid-{uid}").exists()]
     shutil.rmtree(base, ignore_errors=True)
     assert not any(left.values()), f"processes of build uids left: {left}"
+    assert not groups, f"cgroups of build uids left: {groups}"
 
 
-def test_a_hostile_build_step_reaches_no_network_and_writes_only_the_bot_and_deps(step_dirs: Path) -> None:
+@pytest.fixture
+def step_sandbox(step_dirs: Path) -> BwrapSandbox:
+    """The sandbox of the build steps, on two slots of their own."""
     if os.geteuid() != 0:
         pytest.skip("the build sandbox switches to a slot uid: needs root")
     sandbox = BwrapSandbox(state_dir=step_dirs / "state", runtime_dir=step_dirs / "runtime",
@@ -133,9 +142,14 @@ def test_a_hostile_build_step_reaches_no_network_and_writes_only_the_bot_and_dep
         sandbox.self_test()
     except SandboxUnavailable as error:
         pytest.skip(f"bwrap cannot sandbox here: {error}")
+    return sandbox
+
+
+def test_a_hostile_build_step_reaches_no_network_and_writes_only_the_bot_and_deps(
+    step_sandbox: BwrapSandbox, step_dirs: Path
+) -> None:
+    sandbox = step_sandbox
     src, deps = step_dirs / "src", step_dirs / "deps"
-    src.mkdir(mode=0o755)
-    deps.mkdir(mode=0o755)
     probe = ("import socket\n"
              "try:\n socket.create_connection(('1.1.1.1', 53), timeout=3); print('network: reached')\n"
              "except OSError as error: print('network:', error.strerror)\n"
@@ -156,3 +170,27 @@ def test_a_hostile_build_step_reaches_no_network_and_writes_only_the_bot_and_dep
     linking = Recipe("probe", {}, (), steps=(("ln", "-s", "/etc/shadow", "leak"),))
     with pytest.raises(BuildError, match="the build left a symbolic link at leak"):
         run_steps(sandbox, linking, src, deps, BuildLimits(), step_dirs / "linked.log")
+
+
+HOGS = ("import subprocess, sys, time\n"
+        "hog = 'import time; hog = b\"x\" * (40 << 20); print(\"holding 40 MiB\", flush=True); time.sleep(60)'\n"
+        "kids = [subprocess.Popen([sys.executable, '-c', hog]) for _ in range(4)]\n"
+        "while all(kid.poll() is None for kid in kids):\n"
+        " time.sleep(0.02)\n"
+        "print('a compiler died:', sorted(kid.poll() for kid in kids if kid.poll() is not None), flush=True)\n"
+        "sys.exit(1)\n")
+"""A build that allocates in four processes at once, 40 MiB each: each far under any per-process limit (RLIMIT_AS
+is 2 GiB), together over the step's memory limit set low for the test (a ``make -j`` of template bombs)."""
+
+
+def test_a_build_step_over_its_memory_limit_fails_saying_so_and_leaves_nothing(
+    step_sandbox: BwrapSandbox, step_dirs: Path
+) -> None:
+    if not step_sandbox.capabilities().memory_cgroup:
+        pytest.skip(f"no memory cgroup here: {step_sandbox.cgroups and step_sandbox.cgroups.problem}")
+    hogs = Recipe("probe", {}, (), steps=(("python3", "-c", HOGS),))
+    limits = BuildLimits(memory_mb=96, install_s=60)
+    with pytest.raises(BuildError, match=r"^the probe build hit its memory limit of 96 MiB and was stopped:\n"
+                                         r"(.|\n)*a compiler died: \[-9"):
+        run_steps(step_sandbox, hogs, step_dirs / "src", step_dirs / "deps", limits, step_dirs / "hogs.log")
+    # the step_dirs fixture: no process of the step's uid, no cgroup left

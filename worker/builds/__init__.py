@@ -41,8 +41,12 @@ class BuildLimits:
     """The sandboxed ``pip install`` (no network)."""
     venv_bytes: int = 1500 * MB
     """The built venv, the runtime copy included."""
+    memory_mb: int = 2048
+    """The memory cgroup of a build step (MiB): every process of it together, and what it writes to its tmpfs
+    folders (``/tmp``, the capped ``/bot/src``). A compiler's or a build script's allocation past it ends the
+    step (the OOM killer, inside the group only) and the build fails saying so."""
     install_memory_mb: int = 2048
-    """RLIMIT_AS of the install (pip resolving and unzipping large wheels)."""
+    """RLIMIT_AS of each process of a build step, a backstop (pip resolving and unzipping large wheels)."""
     install_file_mb: int = 1024
     """RLIMIT_FSIZE of the install: one installed file (numpy's bundled BLAS is ~30 MB)."""
     install_tmp_mb: int = 512

@@ -51,12 +51,15 @@ def _hand_over(uid: int, *trees: Path) -> None:
 def run_steps(sandbox: BwrapSandbox, recipe: Recipe, src: Path, deps: Path, limits: BuildLimits,
               log_path: Path) -> None:
     """Run ``recipe``'s steps on ``src`` in the sandbox; ``BuildError`` with the log's tail if one fails."""
-    code = run_step(
+    end = run_step(
         sandbox, lambda uid: _hand_over(uid, src, deps),
         lambda seccomp_fd: steps_argv(sandbox.bwrap, recipe, src, deps, limits, seccomp_fd),
         step_limits(limits, recipe.pids), limits.install_s, log_path,
     )
-    output = read_tail(log_path)
+    output, code = read_tail(log_path), end.code
+    if end.stopped_by_memory:
+        raise BuildError(f"the {recipe.language} build hit its memory limit of {limits.memory_mb} MiB and was "
+                         f"stopped:\n{tail(output)}")
     if code is None:
         raise BuildError(f"the {recipe.language} build took longer than {limits.install_s:.0f} s:\n{tail(output)}")
     if code != 0 and NO_SPACE in output:

@@ -241,7 +241,8 @@ def install_argv(
     bwrap: str, venv: Path, wheelhouse: Path, requirements_dir: Path, pip_dir: Path, limits: BuildLimits,
     seccomp_fd: int | None,
 ) -> list[str]:
-    """The bwrap of the install, without network (sandboxed.run_step puts setpriv and prlimit before it)."""
+    """The bwrap of the install, without network (sandboxed.run_step puts the cgroup join, setpriv and prlimit
+    before it)."""
     sandbox_limits = step_limits(limits)
     args = base_args(bwrap, "durakbuild", INSTALL_ENV, sandbox_limits.tmp_mb * MIB)
     args.insert(2, "--unshare-net")  # implied by --unshare-all; spelled out because it is the point here
@@ -264,13 +265,16 @@ def run_install(
 ) -> str:
     """Seed ``venv`` from the runtime and pip-install the wheelhouse into it in the sandbox; returns pip's output."""
     pip_dir = ensure_pip(sandbox.runtime_dir)
-    code = run_step(
+    end = run_step(
         sandbox, lambda uid: seed_venv(sandbox.runtime, venv, uid),
         lambda seccomp_fd: install_argv(sandbox.bwrap, venv, wheelhouse, requirements_dir, pip_dir, limits,
                                         seccomp_fd),
         step_limits(limits), limits.install_s, log_path,
     )
-    output = read_tail(log_path)
+    output, code = read_tail(log_path), end.code
+    if end.stopped_by_memory:
+        raise BuildError(f"installing the requirements hit the memory limit of {limits.memory_mb} MiB and was "
+                         f"stopped:\n{tail(output)}")
     if code is None:
         raise BuildError(f"installing the requirements took longer than {limits.install_s:.0f} s:\n{tail(output)}")
     if code != 0 and NO_SPACE in output:

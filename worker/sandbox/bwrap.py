@@ -105,6 +105,12 @@ def rlimit_args(limits: SandboxLimits) -> list[str]:
     ]
 
 
+def join_args(cgroup: SandboxCgroup | None) -> list[str]:
+    """A launch chain's first step (``JOIN_CGROUPS``, as root): into ``cgroup``'s groups (none when None)."""
+    files = cgroup.procs_files if cgroup is not None else []
+    return ["/bin/sh", "-c", JOIN_CGROUPS, "sh", str(len(files)), *files]
+
+
 def setpriv_args(uid: int) -> list[str]:
     return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--"]
 
@@ -184,9 +190,7 @@ class BwrapSandbox(Sandbox):
 
     def launcher_args(self, uid: int, cgroup: SandboxCgroup | None) -> list[str]:
         """Everything before bwrap: the cgroup join, the uid switch and the rlimits."""
-        files = cgroup.procs_files if cgroup is not None else []
-        return ["/bin/sh", "-c", JOIN_CGROUPS, "sh", str(len(files)), *files,
-                *setpriv_args(uid), *rlimit_args(self.limits)]
+        return [*join_args(cgroup), *setpriv_args(uid), *rlimit_args(self.limits)]
 
     # ------------------------------------------------------------ starting
 
