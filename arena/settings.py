@@ -192,6 +192,8 @@ ARENA_MOVE_S = env.float("ARENA_MOVE_S", default=1.0)
 ARENA_BANK_S = env.float("ARENA_BANK_S", default=10.0)
 ARENA_START_S = env.float("ARENA_START_S", default=10.0)
 ARENA_CHALLENGE_DEALS = env.int("ARENA_CHALLENGE_DEALS", default=5)
+# `durak-arena`'s first round robin of the reference bots: duplicate deals per pairing (arena/ops/first_run.py).
+ARENA_FIRST_RUN_DEALS = env.int("ARENA_FIRST_RUN_DEALS", default=2)
 # Of the referee worker processes (`durak-arena --workers`), how many may play
 # ladder and other non-tournament matches; the rest consume only the `tournament` queue, so a tournament's
 # matches never wait behind the ladder's. Default: all but one. (Compose: WORKER_CONCURRENCY and

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from django.conf import settings
+
 from arena.bots.services import reference_versions_ensure
 from arena.tournaments.models import Format, Tournament
 from arena.tournaments.selectors import tournament_progress
@@ -16,17 +18,17 @@ from arena.tournaments.services import tournament_create
 from bots_sdk.cli.progress import Progress
 
 NAME = "First run: the reference bots"
-DEALS = 2
-"""Duplicate deals per pairing (each deal in both seatings)."""
 
 
 def first_tournament() -> Tournament:
-    """The first run's tournament, created (to start at once) on the first run only."""
+    """The first run's tournament, created (to start at once) on the first run only, with
+    ``ARENA_FIRST_RUN_DEALS`` duplicate deals per pairing (each deal in both seatings)."""
     existing = Tournament.objects.filter(name=NAME).order_by("pk").first()
     if existing is not None:
         return existing
     versions = reference_versions_ensure()
-    return tournament_create(name=NAME, format=Format.ROUND_ROBIN, preset="classic", players=2, deals=DEALS,
+    return tournament_create(name=NAME, format=Format.ROUND_ROBIN, preset="classic", players=2,
+                             deals=settings.ARENA_FIRST_RUN_DEALS,
                              versions=[versions[name] for name in sorted(versions)], rated=True,
                              allow_overlap=True)
 

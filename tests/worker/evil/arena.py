@@ -283,12 +283,12 @@ def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+def wait_until(condition: Callable[[], bool], timeout: float, poll_s: float = 0.01) -> bool:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.01)
+        time.sleep(poll_s)
     return True
 
 
