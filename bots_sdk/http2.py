@@ -32,6 +32,10 @@ WINDOW = 1 << 24
 """What we let the bot send before we say we read it (stream and connection alike)."""
 MAX_MESSAGE = 4 * 1024 * 1024
 """The largest answer read: grpcio's default, which a referee on grpcio applied."""
+MAX_FRAME = 16384
+"""The largest frame a bot may send us: HTTP/2's default, which we do not raise."""
+MAX_HEADER_BLOCK = 65536
+"""The most header bytes read for one block (hpack's default limit of a decoded header list)."""
 STATUS = {code.value[0]: code for code in grpc.StatusCode}
 HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICATED,
                403: grpc.StatusCode.PERMISSION_DENIED, 404: grpc.StatusCode.UNIMPLEMENTED,
@@ -97,9 +101,11 @@ class Http2Stream:
         self._send_window = self._stream_window = 65535
         self._peer_initial_window = 65535
         self._max_frame = 16384
-        self._unacknowledged = 0
+        self._window_left = WINDOW
+        self._consumed = 0
         self._stream = 1
         self._ended = False
+        self._block_ends_stream = False
         self._failure: Exception | None = None
         headers = self._encoder.encode([
             (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
@@ -140,6 +146,7 @@ class Http2Stream:
                 if len(self._messages) >= 5 + size:
                     message = bytes(self._messages[5:5 + size])
                     del self._messages[:5 + size]
+                    self._acknowledge(5 + size, deadline)
                     return message
             self._raise_failure()
             if self._ended:
@@ -196,6 +203,8 @@ class Http2Stream:
         while True:
             if len(self._input) >= 9:
                 length = int.from_bytes(self._input[:3], "big")
+                if length > MAX_FRAME:
+                    self._fail(StreamError(grpc.StatusCode.INTERNAL, f"a frame of {length} bytes, over {MAX_FRAME}"))
                 if len(self._input) >= 9 + length:
                     kind, flags = self._input[3], self._input[4]
                     stream = int.from_bytes(self._input[5:9], "big") & 0x7FFFFFFF
@@ -219,12 +228,14 @@ class Http2Stream:
 
     def _handle(self, kind: int, flags: int, stream: int, payload: bytes, deadline: float) -> None:
         if kind == DATA:
+            self._window_left -= len(payload)
+            if self._window_left < 0:
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot sent past its flow-control window"))
             if stream != self._stream:
-                return
-            self._acknowledge(len(payload), deadline)
-            if flags & PADDED:
-                payload = payload[1:len(payload) - payload[0]]
-            self._messages += payload
+                return  # not given back: a bot that sends on streams we did not open fills its window
+            data = payload[1:len(payload) - payload[0]] if flags & PADDED and payload else payload
+            self._acknowledge(len(payload) - len(data), deadline)  # the padding; the rest once read as messages
+            self._messages += data
             self._ended = self._ended or bool(flags & END_STREAM)
         elif kind in (HEADERS, CONTINUATION):
             if kind == HEADERS:
@@ -233,15 +244,19 @@ class Http2Stream:
                 if flags & PRIORITY_FLAG:
                     payload = payload[5:]
                 self._header_block = bytearray()
-                self._ended = self._ended or bool(flags & END_STREAM)
+                self._block_ends_stream = bool(flags & END_STREAM)
             self._header_block += payload
+            if len(self._header_block) > MAX_HEADER_BLOCK:
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, f"headers over {MAX_HEADER_BLOCK} bytes"))
             if flags & END_HEADERS:
                 try:
-                    fields = self._decoder.decode(bytes(self._header_block), raw=False)
+                    fields = self._decoder.decode(bytes(self._header_block), raw=True)
                 except hpack.HPACKError as error:
                     self._fail(StreamError(grpc.StatusCode.INTERNAL, f"unreadable headers: {error}"))
                 if stream == self._stream:
-                    self._headers += [(str(name), str(value)) for name, value in fields]
+                    self._headers += [(bytes(name).decode(errors="replace"), bytes(value).decode(errors="replace"))
+                                      for name, value in fields]
+                    self._ended = self._ended or self._block_ends_stream
         elif kind == SETTINGS:
             if not flags & ACK:
                 self._settings(payload)
@@ -277,10 +292,16 @@ class Http2Stream:
                 self._max_frame = value
 
     def _acknowledge(self, size: int, deadline: float) -> None:
-        """Give the window back once half of it is read: one WINDOW_UPDATE pair per 8 MiB, not per message."""
-        self._unacknowledged += size
-        if self._unacknowledged >= WINDOW // 2:
-            increment = struct.pack(">I", self._unacknowledged)
-            self._unacknowledged = 0
+        """Give the window back for what is read, once half of it is: one WINDOW_UPDATE pair per 8 MiB.
+
+        Only bytes read as messages (or padding) count, so a bot that sends more than it is asked
+        fills the window, not the referee's memory (one window for the stream and the connection,
+        as there is one stream).
+        """
+        self._consumed += size
+        if self._consumed >= WINDOW // 2:
+            self._window_left += self._consumed
+            increment = struct.pack(">I", self._consumed)
+            self._consumed = 0
             self._write(frame(WINDOW_UPDATE, 0, 0, increment) + frame(WINDOW_UPDATE, 0, self._stream, increment),
                         deadline)

@@ -8,6 +8,7 @@ here: a bot that resets the stream or sends GOAWAY, which grpcio's server does n
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import struct
 import threading
@@ -17,13 +18,26 @@ from concurrent import futures
 from pathlib import Path
 
 import grpc
+import hpack
 import pytest
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.bots import make_bot
 from bots_sdk.engine import Reason, Rules
-from bots_sdk.http2 import GOAWAY, RST_STREAM, SETTINGS, Http2Stream, StreamError, StreamTimeout, frame
+from bots_sdk.http2 import (
+    DATA,
+    END_HEADERS,
+    END_STREAM,
+    GOAWAY,
+    HEADERS,
+    RST_STREAM,
+    SETTINGS,
+    Http2Stream,
+    StreamError,
+    StreamTimeout,
+    frame,
+)
 from bots_sdk.local import play_game
 from bots_sdk.remote import PLAY_PATH, Limits, RemoteBot
 from bots_sdk.server import grpc_target
@@ -145,7 +159,11 @@ def raw_peer(tmp_path: Path, answer: bytes) -> str:
         connection.sendall(frame(SETTINGS, 0, 0) + answer)
         if not answer:
             connection.shutdown(socket.SHUT_WR)
-        time.sleep(1.0)
+        connection.settimeout(0.1)
+        until = time.monotonic() + 1.0
+        while time.monotonic() < until:  # read what the client sends: unread data would reset the connection
+            with contextlib.suppress(TimeoutError):
+                connection.recv(65536)
         connection.close()
         listener.close()
 
@@ -165,3 +183,21 @@ def test_a_bot_that_resets_or_leaves_ends_the_call(tmp_path: Path, answer: bytes
         ask(stream, 10, seconds=3.0)
     assert words in error.value.details
     assert time.monotonic() - started < 2.0, "the failure must not wait for the deadline"
+
+
+TRAILERS = hpack.Encoder().encode([(b":status", b"200"), (b"grpc-status", b"13"), (b"grpc-message", b"\xff\xfe bad")])
+
+
+@pytest.mark.parametrize(("answer", "words"), [
+    (frame(HEADERS, END_HEADERS | END_STREAM, 1, TRAILERS), "\ufffd"),
+    (frame(DATA, 0, 1, b"\0" * 20000), "a frame of 20000 bytes"),
+    (frame(DATA, 0, 3, b"\0" * 16384) * 1025, "past its flow-control window"),
+    (frame(HEADERS, 0, 1, b"") + frame(9, 0, 1, b"\0" * 16384) * 5, "headers over"),
+], ids=["not_utf8", "frame_too_large", "data_on_another_stream", "endless_headers"])
+def test_a_hostile_bot_gets_an_error_not_the_referees_memory_or_an_exception(
+    tmp_path: Path, answer: bytes, words: str,
+) -> None:
+    stream = Http2Stream(raw_peer(tmp_path, answer), PLAY_PATH, 2.0)
+    with pytest.raises(StreamError) as error:
+        ask(stream, 10, seconds=3.0)
+    assert words in error.value.details, error.value.details
