@@ -111,12 +111,17 @@ class Http2Stream:
             (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
             ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", "durak-referee"),
         ])
-        self._sock.sendall(
+        opening = (
             PREFACE
             + frame(SETTINGS, 0, 0, struct.pack(">HIHI", SETTINGS_ENABLE_PUSH, 0, SETTINGS_INITIAL_WINDOW_SIZE, WINDOW))
             + frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - 65535))
             + frame(HEADERS, END_HEADERS, self._stream, headers)
         )
+        try:
+            self._sock.sendall(opening)
+        except OSError:
+            self._sock.close()
+            raise
 
     # -------------------------------------------------------------- the call
 

@@ -75,6 +75,8 @@ class _GameStream:
     def __init__(self, target: str, connect_s: float) -> None:
         try:
             self._call = Http2Stream(target, PLAY_PATH, connect_s)
+        except TimeoutError:
+            raise BotFault(Reason.TIMEOUT, f"no connection within {connect_s:.1f} s") from None
         except OSError as error:
             raise BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}") from None
         self.open = True
