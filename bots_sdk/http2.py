@@ -126,7 +126,7 @@ class Http2Stream:
     # -------------------------------------------------------------- the call
 
     def send(self, message: bytes, deadline: float) -> None:
-        data = b"\0" + struct.pack(">I", len(message)) + message
+        data = memoryview(b"\0" + struct.pack(">I", len(message)) + message)
         while data:
             self._raise_failure()
             room = min(self._send_window, self._stream_window, self._max_frame)
@@ -136,7 +136,7 @@ class Http2Stream:
             chunk, data = data[:room], data[room:]
             self._send_window -= len(chunk)
             self._stream_window -= len(chunk)
-            self._write(frame(DATA, 0, self._stream, chunk), deadline)
+            self._write(frame(DATA, 0, self._stream, bytes(chunk)), deadline)
 
     def receive(self, deadline: float) -> bytes:
         """The bot's next message (``StreamEnded``, ``StreamError``, ``StreamTimeout`` if there is none)."""
