@@ -14,14 +14,11 @@ calls. Both paths keep the same clock and classify faults the same way.
 from __future__ import annotations
 
 import dataclasses
-import math
-import queue
-import threading
 import time
 import uuid
-from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
@@ -30,6 +27,7 @@ from bots_sdk.bot import Bot
 from bots_sdk.convert import action_from_pb, observation_to_pb, outcome_to_pb, rules_to_pb
 from bots_sdk.engine import Action, DurakError, Observation, Outcome, Reason, Rules
 from bots_sdk.faults import BotFault
+from bots_sdk.http2 import Http2Stream, StreamEnded, StreamError, StreamTimeout
 from bots_sdk.server import SDK_VERSION, SERVICE_NAME, grpc_target
 
 
@@ -48,11 +46,15 @@ class Limits:
 
 
 ARENA_LIMITS = Limits()
+PLAY_PATH = "/durak.v1.Bot/Play"
 
 
 def fault_of(error: grpc.RpcError, limit_s: float) -> BotFault:
-    code = error.code()
-    details = error.details() or ""
+    return fault_of_status(error.code(), error.details() or "", limit_s)
+
+
+def fault_of_status(code: grpc.StatusCode, details: str, limit_s: float) -> BotFault:
+    """The fault a call that ended with ``code`` is, on either transport."""
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s")
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
@@ -62,96 +64,41 @@ def fault_of(error: grpc.RpcError, limit_s: float) -> BotFault:
     return BotFault(Reason.PROTOCOL, f"bot answered {code.name}: {details}")
 
 
-class _Watchdog:
-    """Cancels a stream whose answer is late: a stream's reads take no deadline of their own.
-
-    One thread per bot sleeps until the deadline it knows of. Arming wakes it only
-    when the new deadline is sooner than that one; during a game the deadlines come
-    in increasing order (the same limit, later), so a decision costs a lock and no
-    thread switch: the thread wakes at a stale deadline, finds a later one and sleeps on.
-    """
-
-    def __init__(self) -> None:
-        self._changed = threading.Condition()
-        self._call: grpc.Call | None = None
-        self._deadline = 0.0
-        self._sleeping_until = math.inf
-        self._closed = False
-        self.fired = False
-        self._thread = threading.Thread(target=self._run, name="durak-watchdog", daemon=True)
-        self._thread.start()
-
-    def arm(self, call: grpc.Call, seconds: float) -> None:
-        with self._changed:
-            self._call, self._deadline, self.fired = call, time.monotonic() + seconds, False
-            if self._deadline < self._sleeping_until:
-                self._changed.notify()
-
-    def disarm(self) -> bool:
-        """Stop watching; whether the deadline passed (and the call was cancelled) first."""
-        with self._changed:
-            self._call = None
-            return self.fired
-
-    def close(self) -> None:
-        with self._changed:
-            self._closed = True
-            self._changed.notify()
-
-    def _run(self) -> None:
-        with self._changed:
-            while not self._closed:
-                if self._call is None:
-                    self._sleeping_until = math.inf
-                    self._changed.wait()
-                    continue
-                left = self._deadline - time.monotonic()
-                if left > 0:
-                    self._sleeping_until = self._deadline
-                    self._changed.wait(left)
-                    continue
-                self.fired = True
-                self._call.cancel()
-                self._call = None
-
-
-_CLOSE = object()
-"""Put in a stream's outbox: the referee's side of the stream is done."""
-
-
 class _GameStream:
     """One game's ``Play`` stream: each referee message is sent, then its answer read under a deadline.
 
-    The requests go through a queue that gRPC's sending thread drains, the
-    answers come back in the calling thread; a read past its deadline is
-    cancelled by the watchdog and becomes a timeout.
+    Spoken by ``Http2Stream`` in the calling thread (the deadline is the socket's
+    timeout), on a connection of its own: a stream broken by a fault, or a late
+    answer's, is cancelled and its connection closed, and the next game connects anew.
     """
 
-    def __init__(self, stub: pb_grpc.BotStub, watchdog: _Watchdog) -> None:
-        self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._watchdog = watchdog
-        self._call: Any = stub.Play(iter(self._outbox.get, _CLOSE))
+    def __init__(self, target: str, connect_s: float) -> None:
+        try:
+            self._call = Http2Stream(target, PLAY_PATH, connect_s)
+        except TimeoutError:
+            raise BotFault(Reason.TIMEOUT, f"no connection within {connect_s:.1f} s") from None
+        except OSError as error:
+            raise BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}") from None
         self.open = True
 
     def ask(self, message: pb.RefereeMessage, answer: str, limit_s: float) -> pb.BotMessage:
         """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``."""
-        self._outbox.put(message)
-        self._watchdog.arm(self._call, limit_s)
+        deadline = time.monotonic() + limit_s
         try:
-            reply: pb.BotMessage = next(self._call)
-        except StopIteration:
-            self._watchdog.disarm()
+            self._call.send(message.SerializeToString(), deadline)
+            reply = pb.BotMessage.FromString(self._call.receive(deadline))
+        except StreamEnded:
             self.close()
             raise BotFault(Reason.PROTOCOL, f"the bot ended the stream instead of answering {answer!r}") from None
-        except grpc.RpcError as error:
-            timed_out = self._watchdog.disarm()
+        except StreamTimeout:
             self.close()
-            if timed_out:
-                raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s") from None
-            raise fault_of(error, limit_s) from None
-        if self._watchdog.disarm():
+            raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s") from None
+        except StreamError as error:
             self.close()
-            raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s")
+            raise fault_of_status(error.code, error.details, limit_s) from None
+        except DecodeError:  # as grpcio reports an answer it cannot parse
+            self.close()
+            raise fault_of_status(grpc.StatusCode.INTERNAL, "Exception deserializing response!", limit_s) from None
         if reply.WhichOneof("message") != answer:
             self.close()
             raise BotFault(
@@ -160,10 +107,9 @@ class _GameStream:
         return reply
 
     def close(self) -> None:
-        """End the referee's side; a stream the bot still holds open is cancelled."""
+        """End the referee's side: the stream is cancelled, if the bot still holds it open."""
         if self.open:
             self.open = False
-            self._outbox.put(_CLOSE)
             self._call.cancel()
 
 
@@ -186,7 +132,8 @@ class RemoteBot(Bot):
         self.sdk = ""
         # Short reconnect backoff: the bot's socket appears a moment after its process starts, and
         # gRPC's default first backoff (1 s) would count against the bot's start time.
-        self._channel = grpc.insecure_channel(grpc_target(address), options=[
+        self._target = grpc_target(address)
+        self._channel = grpc.insecure_channel(self._target, options=[
             ("grpc.initial_reconnect_backoff_ms", 10),
             ("grpc.min_reconnect_backoff_ms", 10),
             ("grpc.max_reconnect_backoff_ms", 100),
@@ -199,7 +146,6 @@ class RemoteBot(Bot):
         self.play = False
         """Whether the bot offered the ``Play`` stream in Hello."""
         self._stream: _GameStream | None = None
-        self._watchdog: _Watchdog | None = None
         self.bank_left = limits.bank_s
         self.last_ms = 0.0
 
@@ -242,8 +188,6 @@ class RemoteBot(Bot):
     def close(self) -> None:
         if self._stream is not None:
             self._stream.close()
-        if self._watchdog is not None:
-            self._watchdog.close()
         self._channel.close()
 
     # -------------------------------------------------------------- the Bot interface
@@ -256,9 +200,7 @@ class RemoteBot(Bot):
             self._stream.close()  # the last game's, if it ended without end_game
             self._stream = None
         if self.play and self.stream:
-            if self._watchdog is None:
-                self._watchdog = _Watchdog()
-            self._stream = _GameStream(self._stub, self._watchdog)
+            self._stream = _GameStream(self._target, self.limits.call_s)
             self._message = pb.RefereeMessage()
             self._message.act.game_id = self._game_id
             self._request = self._message.act

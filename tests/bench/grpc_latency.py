@@ -8,8 +8,11 @@ entry (``python -m worker.build`` prints it), in any language.
 - ``median_ms`` / ``p99_ms``: one decision on the game's ``Play`` stream (unary calls for a bot that
   does not offer it), referee to bot and back, with a full observation (history included), the bot in
   its own process; ``unary_median_ms`` / ``unary_p99_ms``: the same decisions with the
-  unary ``Act`` call (what a bot that does not offer the stream gets). The two paths
-  alternate in rounds against the same process, so load on the machine hits both alike.
+  unary ``Act`` call (what a bot that does not offer the stream gets); ``grpcio_median_ms`` /
+  ``grpcio_p99_ms``: the same decisions on a ``Play`` stream spoken through grpcio's Python API
+  (``GrpcioStream``: the referee's transport before ``bots_sdk/http2.py``, the yardstick of
+  docs/protocol.md section 10). The paths alternate in rounds against the same process, so load
+  on the machine hits them alike.
 - ``games_per_s_grpc`` against ``games_per_s_inprocess``: whole two-player games of
   ``random`` vs ``random``, both bots served as processes, against the same games
   in-process; ``overhead_ms_per_decision`` is the difference per decision.
@@ -23,18 +26,70 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import queue
 import random
 import statistics
 import sys
 import time
+import uuid
+from typing import Any
 
+import grpc
+
+from bots_sdk._proto.durak.v1 import bot_pb2 as pb
+from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS, make_bot
 from bots_sdk.cli.progress import Progress
-from bots_sdk.engine import Game, Observation, Rules
+from bots_sdk.convert import observation_to_pb, rules_to_pb
+from bots_sdk.engine import Action, Game, Observation, Rules
 from bots_sdk.local import play_game
 from bots_sdk.process import BotProcess
 from bots_sdk.remote import RemoteBot
+from bots_sdk.server import grpc_target
+
+
+class GrpcioStream:
+    """The ``Play`` stream through grpcio's Python API, as the referee spoke it before ``bots_sdk/http2.py``.
+
+    The requests go through a queue that grpcio's request-reader thread drains, the answers
+    come back from the channel's poller thread; the same messages as ``RemoteBot`` builds
+    (one per game, updated in place), without its clock and fault handling, which the
+    measured figure does not need (the watchdog that cancelled a late answer cost a lock).
+    """
+
+    def __init__(self, address: str) -> None:
+        self._channel = grpc.insecure_channel(grpc_target(address))
+        self._stub = pb_grpc.BotStub(self._channel)
+        self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._call: Any = None
+        self._message = pb.RefereeMessage()
+
+    def start_game(self, seat: int, rules: Rules) -> None:
+        self.close()
+        self._outbox = queue.SimpleQueue()
+        self._call = self._stub.Play(iter(self._outbox.get, None))
+        game_id = uuid.uuid4().hex
+        self._message = pb.RefereeMessage()
+        self._message.act.game_id = game_id
+        self._ask(pb.RefereeMessage(start=pb.StartGameRequest(game_id=game_id, seat=seat, rules=rules_to_pb(rules))))
+
+    def choose_action(self, observation: Observation) -> Action:
+        observation_to_pb(observation, self._message.act.observation)
+        self._message.act.clock.move_ms = 11000
+        return Action.parse(self._ask(self._message).act.action.text)
+
+    def _ask(self, message: pb.RefereeMessage) -> pb.BotMessage:
+        self._outbox.put(message)
+        reply: pb.BotMessage = next(self._call)
+        return reply
+
+    def close(self) -> None:
+        if self._call is not None:
+            self._outbox.put(None)
+            self._call.cancel()
+            self._call = None
 
 
 def observations(count: int) -> list[Observation]:
@@ -58,23 +113,26 @@ def percentile(times: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def decision_latency(count: int, bot: str = "random", rounds: int = 4) -> tuple[dict[str, list[float]], float]:
-    """Milliseconds per decision on each path (``stream``, ``unary``), and the health-check floor."""
+def decision_latency(count: int, bot: str = "random", rounds: int = 10) -> tuple[dict[str, list[float]], float]:
+    """Milliseconds per decision on each path (``stream``, ``unary``, ``grpcio``), and the health-check floor."""
     samples = observations(count)
-    times: dict[str, list[float]] = {"stream": [], "unary": []}
+    times: dict[str, list[float]] = {"stream": [], "unary": [], "grpcio": []}
     with BotProcess(load_spec(bot)) as process:
         process.wait_serving()
-        clients = {"stream": process.bot, "unary": RemoteBot(process.address, stream=False)}
-        for client in clients.values():
-            client.hello()
-        assert bot != "random" or clients["stream"].play, "the random bot does not offer the Play stream"
+        unary = RemoteBot(process.address, stream=False)
+        for remote in (process.bot, unary):
+            remote.hello()
+        clients: dict[str, RemoteBot | GrpcioStream] = {"stream": process.bot, "unary": unary}
+        if process.bot.play:
+            clients["grpcio"] = GrpcioStream(process.address)
+        assert bot != "random" or process.bot.play, "the random bot does not offer the Play stream"
         floor = []
         for _ in range(count):
             started = time.perf_counter()
             process.bot.wait_serving()
             floor.append((time.perf_counter() - started) * 1000)
         per_round = max(1, count // rounds)
-        with Progress(2 * count, "decisions") as bar:
+        with Progress(len(clients) * count, "decisions") as bar:
             for first in range(0, count, per_round):
                 for path, client in clients.items():
                     for observation in samples[first:first + per_round]:
@@ -84,7 +142,9 @@ def decision_latency(count: int, bot: str = "random", rounds: int = 4) -> tuple[
                         client.choose_action(observation)
                         times[path].append((time.perf_counter() - started) * 1000)
                         bar.advance()
-        clients["unary"].close()
+        for path in ("unary", "grpcio"):
+            if path in clients:
+                clients[path].close()
     return times, statistics.median(floor)
 
 
@@ -136,12 +196,16 @@ def main() -> None:
     times, floor = decision_latency(args.decisions, args.bot)
     median, p99 = statistics.median(times["stream"]), percentile(times["stream"], 0.99)
     unary_median, unary_p99 = statistics.median(times["unary"]), percentile(times["unary"], 0.99)
+    grpcio = times["grpcio"] or [math.nan]  # empty for a bot without the stream
+    grpcio_median, grpcio_p99 = statistics.median(grpcio), percentile(grpcio, 0.99)
     remote, local, overhead = game_speed(args.games)
     measured = [args.bot] if args.bot != "random" or args.smoke else sorted(REFERENCE_BOTS)
     starts = start_times(measured, repeats=1 if args.smoke else 5)
     print(f"{'figure (bot: ' + load_spec(args.bot).name + ')':<34} {'value':>12}")
     print(f"{'decision median, stream (ms)':<34} {median:>12.3f}")
     print(f"{'decision p99, stream (ms)':<34} {p99:>12.3f}")
+    print(f"{'decision median, stream/grpcio (ms)':<34} {grpcio_median:>12.3f}")
+    print(f"{'decision p99, stream/grpcio (ms)':<34} {grpcio_p99:>12.3f}")
     print(f"{'decision median, unary (ms)':<34} {unary_median:>12.3f}")
     print(f"{'decision p99, unary (ms)':<34} {unary_p99:>12.3f}")
     print(f"{'gRPC floor: health check (ms)':<34} {floor:>12.3f}")
@@ -153,6 +217,7 @@ def main() -> None:
     if args.json:
         print(json.dumps({
             "median_ms": round(median, 3), "p99_ms": round(p99, 3),
+            "grpcio_median_ms": round(grpcio_median, 3), "grpcio_p99_ms": round(grpcio_p99, 3),
             "unary_median_ms": round(unary_median, 3), "unary_p99_ms": round(unary_p99, 3), "floor_ms": round(floor, 3),
             "games_per_s_grpc": round(remote, 1),
             "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),

@@ -263,7 +263,7 @@ def test_a_move_past_the_limit_and_the_bank_is_a_timeout(
 def test_on_the_stream_a_timeout_is_at_the_deadline_and_the_next_game_plays(
     served_factory: list[Served], tmp_path: Path
 ) -> None:
-    """The stream's reads have no deadline of their own: the watchdog must cut the late read at the limit."""
+    """The late read is cut at the limit (the socket's timeout), the call cancelled, and the next game connects anew."""
     limits = Limits(move_s=0.1, bank_s=0.1)
     bot = SleepyBot(0.6)
     item = start(served_factory, tmp_path, bot, limits)
@@ -283,7 +283,7 @@ def test_on_the_stream_a_timeout_is_at_the_deadline_and_the_next_game_plays(
     assert outcome is not None and (outcome.reason, outcome.offender) == (Reason.TIMEOUT, 0)
     assert outcome.detail == "no answer within 0.2 s"
     assert 0.2 <= waited[-1] < 0.45, waited[-1]
-    bot.seconds = 0.0  # the bot wakes up; the next game is a new stream on the same connection
+    bot.seconds = 0.0  # the bot wakes up; the next game is a new stream on a new connection
     time.sleep(0.5)
     outcome = play_game(rules, [item.remote, make_bot("random", 3)], seed=4).game.outcome
     assert outcome is not None and outcome.offender is None, outcome

@@ -142,7 +142,7 @@ def test_a_broken_stream_answer_is_the_fault_unary_would_record(
     assert outcome is not None
     assert (outcome.reason, outcome.offender, outcome.durak) == (reason, 1, 1), outcome
     assert words in outcome.detail, outcome.detail
-    # The connection outlives the broken stream: the next game is a new stream.
+    # The bot outlives the broken stream: the next game is a new stream.
     following = play_game(Rules.preset("classic", players=2), [make_bot("random", 1), remote], seed=3).game.outcome
     assert following is not None and following.offender == 1
 

@@ -1,0 +1,312 @@
+"""The referee's end of a ``Play`` stream: gRPC over HTTP/2, spoken in the calling thread.
+
+grpcio's Python API hands each message of a stream between threads (the caller,
+the request reader, the channel's poller), and these switches were most of a
+decision's cost (docs/protocol.md section 10). Here the thread that asks writes
+the message's frames to the socket and reads the answer's frames itself, with the
+deadline as the socket's timeout: no thread, no queue. Only what a client of one
+stream at a time needs is spoken (RFC 9113): the settings, flow control both
+ways, PING, RST_STREAM, GOAWAY, headers through ``hpack``, the gRPC message
+framing and status trailers. The unary calls, the health check and Hello stay on
+grpcio (``bots_sdk/remote.py``).
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import time
+from typing import NoReturn
+from urllib.parse import unquote
+
+import grpc
+import hpack
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+DATA, HEADERS, PRIORITY, RST_STREAM, SETTINGS, PUSH_PROMISE, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION = range(10)
+END_STREAM = ACK = 0x1
+END_HEADERS, PADDED, PRIORITY_FLAG = 0x4, 0x8, 0x20
+SETTINGS_ENABLE_PUSH, SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_FRAME_SIZE = 2, 4, 5
+CANCEL = 0x8
+WINDOW = 1 << 24
+"""What we let the bot send before we say we read it (stream and connection alike)."""
+MAX_MESSAGE = 4 * 1024 * 1024
+"""The largest answer read: grpcio's default, which a referee on grpcio applied."""
+MAX_FRAME = 16384
+"""The largest frame a bot may send us: HTTP/2's default, which we do not raise."""
+MAX_HEADER_BLOCK = 65536
+"""The most header bytes read for one block (hpack's default limit of a decoded header list)."""
+STATUS = {code.value[0]: code for code in grpc.StatusCode}
+HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICATED,
+               403: grpc.StatusCode.PERMISSION_DENIED, 404: grpc.StatusCode.UNIMPLEMENTED,
+               429: grpc.StatusCode.UNAVAILABLE, 502: grpc.StatusCode.UNAVAILABLE,
+               503: grpc.StatusCode.UNAVAILABLE, 504: grpc.StatusCode.UNAVAILABLE}
+"""gRPC's mapping of an HTTP status that is not 200 (doc/http-grpc-status-mapping.md in grpc)."""
+
+
+class StreamError(Exception):
+    """The call ended without an answer: ``code`` and ``details`` as gRPC would report them."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+class StreamTimeout(Exception):
+    """No answer by the deadline (the stream is cancelled)."""
+
+
+class StreamEnded(Exception):
+    """The bot closed the stream with status OK instead of answering."""
+
+
+def connect(address: str, timeout: float) -> socket.socket:
+    """A socket to ``address``: a gRPC target (``unix:PATH`` or ``host:port``, as ``grpc_target`` gives)."""
+    if address.startswith("unix:"):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(timeout)
+        try:
+            sock.connect(address[5:])
+        except OSError:
+            sock.close()
+            raise
+        return sock
+    host, _, port = address.rpartition(":")
+    sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return struct.pack(">I", len(payload))[1:] + bytes((kind, flags)) + struct.pack(">I", stream) + payload
+
+
+class Http2Stream:
+    """One gRPC call with a stream each way on its own connection, for one game.
+
+    ``send`` writes a message (waiting for the bot's flow-control window if it is
+    full), ``receive`` reads the next one; both by an absolute ``time.monotonic``
+    deadline. Any failure ends the call for good: later calls raise again.
+    """
+
+    def __init__(self, target: str, path: str, timeout: float) -> None:
+        self._sock = connect(target, timeout)
+        self._encoder = hpack.Encoder()
+        self._decoder = hpack.Decoder()
+        self._input = bytearray()
+        self._messages = bytearray()
+        self._header_block = bytearray()
+        self._headers: list[tuple[str, str]] = []
+        self._send_window = self._stream_window = 65535
+        self._peer_initial_window = 65535
+        self._max_frame = 16384
+        self._window_left = WINDOW
+        self._consumed = 0
+        self._stream = 1
+        self._ended = False
+        self._block_ends_stream = False
+        self._failure: Exception | None = None
+        headers = self._encoder.encode([
+            (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", "durak-referee"),
+        ])
+        opening = (
+            PREFACE
+            + frame(SETTINGS, 0, 0, struct.pack(">HIHI", SETTINGS_ENABLE_PUSH, 0, SETTINGS_INITIAL_WINDOW_SIZE, WINDOW))
+            + frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - 65535))
+            + frame(HEADERS, END_HEADERS, self._stream, headers)
+        )
+        try:
+            self._sock.sendall(opening)
+        except OSError:
+            self._sock.close()
+            raise
+
+    # -------------------------------------------------------------- the call
+
+    def send(self, message: bytes, deadline: float) -> None:
+        data = memoryview(b"\0" + struct.pack(">I", len(message)) + message)
+        while data:
+            self._raise_failure()
+            room = min(self._send_window, self._stream_window, self._max_frame)
+            if room <= 0:
+                self._read(deadline)
+                continue
+            chunk, data = data[:room], data[room:]
+            self._send_window -= len(chunk)
+            self._stream_window -= len(chunk)
+            self._write(frame(DATA, 0, self._stream, bytes(chunk)), deadline)
+
+    def receive(self, deadline: float) -> bytes:
+        """The bot's next message (``StreamEnded``, ``StreamError``, ``StreamTimeout`` if there is none)."""
+        while True:
+            if len(self._messages) >= 5:
+                size = int.from_bytes(self._messages[1:5], "big")
+                if self._messages[0]:
+                    self._fail(StreamError(grpc.StatusCode.INTERNAL, "a compressed message, no encoding agreed"))
+                if size > MAX_MESSAGE:
+                    self._fail(StreamError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                           f"received message larger than max ({size} vs. {MAX_MESSAGE})"))
+                if len(self._messages) >= 5 + size:
+                    message = bytes(self._messages[5:5 + size])
+                    del self._messages[:5 + size]
+                    self._acknowledge(5 + size, deadline)
+                    return message
+            self._raise_failure()
+            if self._ended:
+                self._fail(self._status())
+            self._read(deadline)
+
+    def cancel(self) -> None:
+        """End the call from our side, as gRPC cancels one (RST_STREAM CANCEL), and close the connection."""
+        if self._failure is None:
+            self._failure = StreamError(grpc.StatusCode.CANCELLED, "cancelled by the referee")
+        try:
+            self._sock.settimeout(0.05)
+            self._sock.sendall(frame(RST_STREAM, 0, self._stream, struct.pack(">I", CANCEL)))
+        except OSError:
+            pass
+        self._sock.close()
+
+    # -------------------------------------------------------------- frames
+
+    def _status(self) -> Exception:
+        """What the trailers (or a trailers-only answer) say ended the call."""
+        fields = dict(self._headers)
+        if fields.get(":status", "200") != "200":
+            status = int(fields[":status"])
+            return StreamError(HTTP_STATUS.get(status, grpc.StatusCode.UNKNOWN), f"HTTP status {status}")
+        if "grpc-status" not in fields:
+            return StreamError(grpc.StatusCode.INTERNAL, "the stream ended without a gRPC status")
+        code = STATUS.get(int(fields["grpc-status"]) if fields["grpc-status"].isdigit() else -1,
+                          grpc.StatusCode.UNKNOWN)
+        if code == grpc.StatusCode.OK:
+            return StreamEnded()
+        return StreamError(code, unquote(fields.get("grpc-message", "")))
+
+    def _fail(self, failure: Exception) -> NoReturn:
+        self._failure = failure
+        self.cancel()
+        raise failure
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None:
+            raise self._failure
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        try:
+            self._sock.settimeout(max(0.0, deadline - time.monotonic()) or 1e-6)
+            self._sock.sendall(data)
+        except TimeoutError:
+            self._fail(StreamTimeout())
+        except OSError as error:
+            self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, f"sending: {error.strerror or error}"))
+
+    def _read(self, deadline: float) -> None:
+        """Read from the socket until at least one whole frame is handled."""
+        while True:
+            if len(self._input) >= 9:
+                length = int.from_bytes(self._input[:3], "big")
+                if length > MAX_FRAME:
+                    self._fail(StreamError(grpc.StatusCode.INTERNAL, f"a frame of {length} bytes, over {MAX_FRAME}"))
+                if len(self._input) >= 9 + length:
+                    kind, flags = self._input[3], self._input[4]
+                    stream = int.from_bytes(self._input[5:9], "big") & 0x7FFFFFFF
+                    payload = bytes(self._input[9:9 + length])
+                    del self._input[:9 + length]
+                    self._handle(kind, flags, stream, payload, deadline)
+                    return
+            try:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                self._sock.settimeout(left)
+                data = self._sock.recv(65536)
+            except TimeoutError:
+                self._fail(StreamTimeout())
+            except OSError as error:
+                self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, f"reading: {error.strerror or error}"))
+            if not data:
+                self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, "the bot closed the connection"))
+            self._input += data
+
+    def _handle(self, kind: int, flags: int, stream: int, payload: bytes, deadline: float) -> None:
+        if kind == DATA:
+            self._window_left -= len(payload)
+            if self._window_left < 0:
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot sent past its flow-control window"))
+            if stream != self._stream:
+                return  # not given back: a bot that sends on streams we did not open fills its window
+            data = payload[1:len(payload) - payload[0]] if flags & PADDED and payload else payload
+            self._acknowledge(len(payload) - len(data), deadline)  # the padding; the rest once read as messages
+            self._messages += data
+            self._ended = self._ended or bool(flags & END_STREAM)
+        elif kind in (HEADERS, CONTINUATION):
+            if kind == HEADERS:
+                if flags & PADDED:
+                    payload = payload[1:len(payload) - payload[0]]
+                if flags & PRIORITY_FLAG:
+                    payload = payload[5:]
+                self._header_block = bytearray()
+                self._block_ends_stream = bool(flags & END_STREAM)
+            self._header_block += payload
+            if len(self._header_block) > MAX_HEADER_BLOCK:
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, f"headers over {MAX_HEADER_BLOCK} bytes"))
+            if flags & END_HEADERS:
+                try:
+                    fields = self._decoder.decode(bytes(self._header_block), raw=True)
+                except hpack.HPACKError as error:
+                    self._fail(StreamError(grpc.StatusCode.INTERNAL, f"unreadable headers: {error}"))
+                if stream == self._stream:
+                    self._headers += [(bytes(name).decode(errors="replace"), bytes(value).decode(errors="replace"))
+                                      for name, value in fields]
+                    self._ended = self._ended or self._block_ends_stream
+        elif kind == SETTINGS:
+            if not flags & ACK:
+                self._settings(payload)
+                self._write(frame(SETTINGS, ACK, 0), deadline)
+        elif kind == PING:
+            if not flags & ACK:
+                self._write(frame(PING, ACK, 0, payload), deadline)
+        elif kind == WINDOW_UPDATE:
+            increment = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
+            if stream == 0:
+                self._send_window += increment
+            elif stream == self._stream:
+                self._stream_window += increment
+        elif kind == RST_STREAM:
+            if stream == self._stream:
+                code = int.from_bytes(payload[:4], "big")
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, f"the bot reset the stream (HTTP/2 error {code})"))
+        elif kind == GOAWAY:
+            last, code = struct.unpack(">II", payload[:8])
+            if last & 0x7FFFFFFF < self._stream or code:
+                said = payload[8:].decode(errors="replace")
+                self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, f"the bot went away (HTTP/2 error {code}) {said}"))
+        elif kind == PUSH_PROMISE:
+            self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot pushed, which was not enabled"))
+
+    def _settings(self, payload: bytes) -> None:
+        for offset in range(0, len(payload) - 5, 6):
+            key, value = struct.unpack(">HI", payload[offset:offset + 6])
+            if key == SETTINGS_INITIAL_WINDOW_SIZE:
+                self._stream_window += value - self._peer_initial_window
+                self._peer_initial_window = value
+            elif key == SETTINGS_MAX_FRAME_SIZE:
+                self._max_frame = value
+
+    def _acknowledge(self, size: int, deadline: float) -> None:
+        """Give the window back for what is read, once half of it is: one WINDOW_UPDATE pair per 8 MiB.
+
+        Only bytes read as messages (or padding) count, so a bot that sends more than it is asked
+        fills the window, not the referee's memory (one window for the stream and the connection,
+        as there is one stream).
+        """
+        self._consumed += size
+        if self._consumed >= WINDOW // 2:
+            self._window_left += self._consumed
+            increment = struct.pack(">I", self._consumed)
+            self._consumed = 0
+            self._write(frame(WINDOW_UPDATE, 0, 0, increment) + frame(WINDOW_UPDATE, 0, self._stream, increment),
+                        deadline)
