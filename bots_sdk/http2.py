@@ -41,7 +41,7 @@ HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICAT
                403: grpc.StatusCode.PERMISSION_DENIED, 404: grpc.StatusCode.UNIMPLEMENTED,
                429: grpc.StatusCode.UNAVAILABLE, 502: grpc.StatusCode.UNAVAILABLE,
                503: grpc.StatusCode.UNAVAILABLE, 504: grpc.StatusCode.UNAVAILABLE}
-"""gRPC's mapping of an HTTP status that is not 200 (doc/http-grpc-status-mapping.md in grpc)."""
+"""gRPC's documented mapping of an HTTP status that is not 200 to a status code, as its clients apply it."""
 
 
 class StreamError(Exception):

@@ -7,7 +7,9 @@ Its strength against ``gentle`` is measured by ``tests/bench/strong_vs_gentle.py
 from __future__ import annotations
 
 import dataclasses
+import gc
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,14 +68,25 @@ def test_registered_as_a_reference_bot() -> None:
     assert isinstance(bot, StrongBot) and bot.name == "strong"
 
 
+@pytest.fixture
+def frozen_heap() -> Iterator[None]:
+    """The test run's heap (every earlier test's objects) set aside from the garbage collector. In a full run
+    a decision once took 320 ms of the process's CPU and passed alone; a full collection of that heap, like
+    another thread's CPU, is a cost no bot's own process has."""
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("transfer", 4), ("house", 5), ("classic", 6)])
-def test_a_decision_keeps_to_the_time_budget(preset: str, players: int) -> None:
+def test_a_decision_keeps_to_the_time_budget(preset: str, players: int, frozen_heap: None) -> None:
     """Users give a budget and rely on getting an answer in time: 50 ms asked, under 150 ms allowed
     (generous, for a loaded test machine), at every decision of the first bouts of a game.
 
     A busy machine can also stop this process for longer than any budget (it did, in a full run
-    beside the browser and worker tests): the CPU time the bot spent is what it controls, so a
-    decision passes if either its wall time or its CPU time is within the allowance."""
+    beside the browser and worker tests): the CPU time the bot's thread spent is what it controls
+    (other threads of the test run are not the bot's), so a decision passes if either its wall time or
+    that CPU time is within the allowance."""
     rules = Rules.preset(preset, players=players)
     game = Game.new(rules, seed=f"budget-{preset}")
     bot = StrongBot(seed=1, budget_ms=50)
@@ -82,9 +95,9 @@ def test_a_decision_keeps_to_the_time_budget(preset: str, players: int) -> None:
         seat = game.to_act
         assert seat is not None
         observation = game.observation(seat)
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu = time.perf_counter(), time.thread_time()
         action = bot.choose_action(observation)
-        elapsed, used = time.perf_counter() - started, time.process_time() - cpu
+        elapsed, used = time.perf_counter() - started, time.thread_time() - cpu
         assert min(elapsed, used) < 0.150, (
             f"{elapsed * 1000:.0f} ms ({used * 1000:.0f} ms of CPU) for a 50 ms budget ({bot.last_stats.get('mode')})"
         )
