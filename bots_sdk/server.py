@@ -2,7 +2,8 @@
 
 The server listens on ``DURAK_BOT_ADDRESS`` (a unix socket path, or host:port),
 reports SERVING on the standard health service once it is ready, answers one
-call at a time, and stops cleanly on SIGTERM or SIGINT. An exception in the
+call at a time in one thread (bots_sdk/http2_server.py, not grpcio's server),
+and stops cleanly on SIGTERM or SIGINT. An exception in the
 bot becomes an INTERNAL error whose details carry the exception, so the referee
 records a crash with the reason and the author sees the traceback on stderr.
 """
@@ -16,7 +17,6 @@ import sys
 import threading
 import traceback
 from collections.abc import Iterator
-from concurrent import futures
 from typing import Any
 
 import grpc
@@ -35,10 +35,12 @@ from bots_sdk.convert import (
 )
 from bots_sdk.engine import Action, DurakError, Rules
 from bots_sdk.engine.history import HistoryEntry
+from bots_sdk.http2_server import Aborting, Http2Server, Method, listen
 
 ADDRESS_VARIABLE = "DURAK_BOT_ADDRESS"
 SDK_VERSION = "0.1.0"
 SERVICE_NAME = "durak.v1.Bot"
+HEALTH_SERVICE = "grpc.health.v1.Health"
 
 
 def grpc_target(address: str) -> str:
@@ -75,48 +77,53 @@ class BotServicer(pb_grpc.BotServicer):
         self._bot = bot
         self._lock = threading.Lock()
         self._games: dict[str, _Game] = {}
+        self._answer = pb.BotMessage()
 
-    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloResponse:
+    def Hello(self, request: pb.HelloRequest, context: Aborting) -> pb.HelloResponse:
         return pb.HelloResponse(
             name=self._bot.name, version=str(self._bot.version), sdk=f"bots_sdk {SDK_VERSION}", play=True
         )
 
-    def StartGame(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
+    def StartGame(self, request: pb.StartGameRequest, context: Aborting) -> pb.StartGameResponse:
         with self._lock:
             return self._start(request, context)
 
-    def Act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.ActResponse:
+    def Act(self, request: pb.ActRequest, context: Aborting) -> pb.ActResponse:
         with self._lock:
             return pb.ActResponse(action=self._act(request, context))
 
-    def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
+    def EndGame(self, request: pb.EndGameRequest, context: Aborting) -> pb.EndGameResponse:
         with self._lock:
             return self._end(request, context)
 
     def Play(
         self, requests: Iterator[pb.RefereeMessage], context: grpc.ServicerContext
     ) -> Iterator[pb.BotMessage]:
-        """A whole game on one stream: each referee message answered in order, as the unary calls would be.
-
-        The answer to a decision is one message kept for the stream and refilled (gRPC
-        serialises what is yielded before asking for the next), not built anew per decision.
-        """
-        answer = pb.BotMessage()
-        act = answer.act
+        """The stream on grpcio's server (test servers use it): each answer a copy, as grpcio serialises it in
+        another thread, after the next call may have refilled the kept one."""
         for message in requests:
-            kind = message.WhichOneof("message")
-            with self._lock:
-                if kind == "act":
-                    act.action.CopyFrom(self._act(message.act, context))
-                    yield answer
-                elif kind == "start":
-                    yield pb.BotMessage(started=self._start(message.start, context))
-                elif kind == "end":
-                    yield pb.BotMessage(ended=self._end(message.end, context))
-                else:
-                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, "RefereeMessage: none of start, act, end is set")
+            reply = pb.BotMessage()
+            reply.CopyFrom(self.answer(message, context))
+            yield reply
 
-    def _start(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
+    def answer(self, message: pb.RefereeMessage, context: Aborting) -> pb.BotMessage:
+        """The answer to one message of a ``Play`` stream: each answered in order, as the unary calls would be.
+
+        The answer to a decision is one message kept and refilled (the server serialises
+        it before it reads the next), not built anew per decision.
+        """
+        kind = message.WhichOneof("message")
+        if kind not in ("act", "start", "end"):
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "RefereeMessage: none of start, act, end is set")
+        with self._lock:
+            if kind == "act":
+                self._answer.act.action.CopyFrom(self._act(message.act, context))
+                return self._answer
+            if kind == "start":
+                return pb.BotMessage(started=self._start(message.start, context))
+            return pb.BotMessage(ended=self._end(message.end, context))
+
+    def _start(self, request: pb.StartGameRequest, context: Aborting) -> pb.StartGameResponse:
         try:
             rules = rules_from_pb(request.rules)
         except DurakError as error:
@@ -125,7 +132,7 @@ class BotServicer(pb_grpc.BotServicer):
         self._call(context, self._bot.start_game, request.seat, rules)
         return pb.StartGameResponse()
 
-    def _act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.Action:
+    def _act(self, request: pb.ActRequest, context: Aborting) -> pb.Action:
         game = self._games.get(request.game_id)
         if game is None:  # a referee that skipped StartGame: still answer, from the message alone
             rules = rules_from_pb(request.observation.rules)
@@ -145,7 +152,7 @@ class BotServicer(pb_grpc.BotServicer):
             )
         return action_to_pb(action)
 
-    def _end(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
+    def _end(self, request: pb.EndGameRequest, context: Aborting) -> pb.EndGameResponse:
         game = self._games.pop(request.game_id, None)
         try:
             outcome = outcome_from_pb(request.outcome)
@@ -157,7 +164,7 @@ class BotServicer(pb_grpc.BotServicer):
         return pb.EndGameResponse()
 
     @staticmethod
-    def _call(context: grpc.ServicerContext, method: Any, *args: Any) -> Any:
+    def _call(context: Aborting, method: Any, *args: Any) -> Any:
         try:
             return method(*args)
         except BaseException as error:  # the bot's bug (sys.exit too): report it to the referee and the author
@@ -182,8 +189,12 @@ class HealthServicer(health_pb2_grpc.HealthServicer):
             return self._status
         return health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
 
+    def status(self, request: health_pb2.HealthCheckRequest, context: Aborting) -> health_pb2.HealthCheckResponse:
+        """What a ``Watch`` of ``request`` says now."""
+        return health_pb2.HealthCheckResponse(status=self._status_of(request.service))  # type: ignore[arg-type]
+
     def Check(
-        self, request: health_pb2.HealthCheckRequest, context: grpc.ServicerContext
+        self, request: health_pb2.HealthCheckRequest, context: Aborting
     ) -> health_pb2.HealthCheckResponse:
         if request.service not in ("", SERVICE_NAME):
             context.abort(grpc.StatusCode.NOT_FOUND, f"unknown service {request.service!r}")
@@ -204,32 +215,47 @@ class HealthServicer(health_pb2_grpc.HealthServicer):
 
 
 class BotServer:
-    """A started server; ``serve`` runs one until a signal, tests and ``durak`` use it directly."""
+    """A started server; ``serve`` runs one until a signal, tests and ``durak`` use it directly.
+
+    ``server`` answers in one thread of its own (``bots_sdk/http2_server.py``); ``start``
+    starts it and then says SERVING.
+    """
 
     def __init__(self, bot: Bot, address: str) -> None:
         self.address = address
         self.health = HealthServicer()
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="durak-bot"))
-        pb_grpc.add_BotServicer_to_server(BotServicer(bot), self.server)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        bot_servicer = BotServicer(bot)
+        health = self.health
+        methods = {
+            f"/{SERVICE_NAME}/Hello": Method("unary", pb.HelloRequest, bot_servicer.Hello),
+            f"/{SERVICE_NAME}/StartGame": Method("unary", pb.StartGameRequest, bot_servicer.StartGame),
+            f"/{SERVICE_NAME}/Act": Method("unary", pb.ActRequest, bot_servicer.Act),
+            f"/{SERVICE_NAME}/EndGame": Method("unary", pb.EndGameRequest, bot_servicer.EndGame),
+            f"/{SERVICE_NAME}/Play": Method("stream", pb.RefereeMessage, bot_servicer.answer),
+            f"/{HEALTH_SERVICE}/Check": Method("unary", health_pb2.HealthCheckRequest, health.Check),
+            f"/{HEALTH_SERVICE}/Watch": Method("watch", health_pb2.HealthCheckRequest, health.status),
+        }
         target = grpc_target(address)
         if target.startswith("unix:") and os.path.exists(target[5:]):
             os.unlink(target[5:])  # a stale socket of an earlier run
         try:
-            port = self.server.add_insecure_port(target)
-        except RuntimeError as error:
+            listeners = listen(target)
+        except OSError as error:
             raise OSError(f"cannot listen on {address!r}: {error}") from None
-        if port == 0:
-            raise OSError(f"cannot listen on {address!r}")
+        self.server = Http2Server(methods, listeners)
 
     def start(self) -> BotServer:
         self.server.start()
-        self.health.set(health_pb2.HealthCheckResponse.SERVING)
+        self._set(health_pb2.HealthCheckResponse.SERVING)
         return self
 
     def stop(self, grace: float = 1.0) -> None:
-        self.health.set(health_pb2.HealthCheckResponse.NOT_SERVING)
-        self.server.stop(grace).wait()
+        self._set(health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.server.stop(grace)
+
+    def _set(self, status: int) -> None:
+        self.health.set(status)
+        self.server.call_soon(self.server.changed)
 
 
 def serve(bot: Bot, address: str | None = None) -> None:

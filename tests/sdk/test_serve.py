@@ -1,6 +1,6 @@
 """The contract end to end: a ``Bot`` behind ``BotServer`` on a unix socket, the referee's ``RemoteBot`` in front.
 
-The server runs in this process (gRPC threads), so the served bot's own record of what it was
+The server runs in a thread of this process, so the served bot's own record of what it was
 told can be compared with what the same bot is told in-process.
 """
 
