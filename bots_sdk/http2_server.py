@@ -132,7 +132,7 @@ class _Connection:
 
 def _status_trailers(code: grpc.StatusCode, details: str) -> list[tuple[bytes, bytes]]:
     trailers = [(b"grpc-status", str(code.value[0]).encode())]
-    if details:  # percent-encoded as gRPC asks (doc/PROTOCOL-HTTP2.md in grpc)
+    if details:  # percent-encoded, as gRPC over HTTP/2 specifies for grpc-message
         trailers.append((b"grpc-message", quote(details, safe=" !\"#$&'()*+,-./:;<=>?@[\\]^_`{|}~").encode()))
     return trailers
 
