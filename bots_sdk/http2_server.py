@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, Protocol
 from urllib.parse import quote
 
-import grpc
 import h2.config
 import h2.connection
 import h2.errors
@@ -40,6 +39,8 @@ import h2.events
 import h2.exceptions
 import h2.settings
 from google.protobuf.message import DecodeError, Message
+
+from bots_sdk.status import StatusCode
 
 MAX_MESSAGE = 4 * 1024 * 1024
 """The largest request read: grpcio's default, which the server on grpcio applied."""
@@ -51,15 +52,16 @@ MAX_STREAMS = 100
 
 
 class Aborting(Protocol):
-    """What the SDK's handlers need of a call's context, which grpcio's ``ServicerContext`` has too."""
+    """What the SDK's handlers need of a call's context: ``Context`` here, grpcio's through
+    bots_sdk/grpcio_servicers.py."""
 
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn: ...
+    def abort(self, code: StatusCode, details: str) -> NoReturn: ...
 
 
 class Abort(Exception):
     """Ends the call with ``code`` and ``details``, as ``grpc.ServicerContext.abort`` does."""
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+    def __init__(self, code: StatusCode, details: str) -> None:
         super().__init__(f"{code.name}: {details}")
         self.code = code
         self.details = details
@@ -72,7 +74,7 @@ class Context:
     def __init__(self, deadline: float | None) -> None:
         self.deadline = deadline
 
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
+    def abort(self, code: StatusCode, details: str) -> NoReturn:
         raise Abort(code, details)
 
 
@@ -130,8 +132,8 @@ class _Connection:
         """Whether ``output`` waits for the socket to be writable (the selector is asked then only)."""
 
 
-def _status_trailers(code: grpc.StatusCode, details: str) -> list[tuple[bytes, bytes]]:
-    trailers = [(b"grpc-status", str(code.value[0]).encode())]
+def _status_trailers(code: StatusCode, details: str) -> list[tuple[bytes, bytes]]:
+    trailers = [(b"grpc-status", str(int(code)).encode())]
     if details:  # percent-encoded, as gRPC over HTTP/2 specifies for grpc-message
         trailers.append((b"grpc-message", quote(details, safe=" !\"#$&'()*+,-./:;<=>?@[\\]^_`{|}~").encode()))
     return trailers
@@ -203,7 +205,7 @@ class Http2Server:
             for watch in list(self._watchers):  # a watch never ends by itself: end it now
                 call = watch.connection.calls.get(watch.stream)
                 if call is not None:
-                    self._finish(watch.connection, watch.stream, call, grpc.StatusCode.OK, "")
+                    self._finish(watch.connection, watch.stream, call, StatusCode.OK, "")
             for connection in list(self._connections.values()):
                 with contextlib.suppress(h2.exceptions.ProtocolError):  # already closed by the client
                     connection.h2.close_connection(last_stream_id=connection.h2.highest_inbound_stream_id)
@@ -332,9 +334,9 @@ class Http2Server:
             call = _Call(self._methods.get(path), Context(_deadline(fields.get(b"grpc-timeout"))))
             connection.calls[event.stream_id] = call
             if call.method is None:
-                self._finish(connection, event.stream_id, call, grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
+                self._finish(connection, event.stream_id, call, StatusCode.UNIMPLEMENTED, "Method not found!")
             elif fields.get(b"content-type", b"").split(b";")[0].split(b"+")[0] != b"application/grpc":
-                self._finish(connection, event.stream_id, call, grpc.StatusCode.UNKNOWN, "unsupported content-type")
+                self._finish(connection, event.stream_id, call, StatusCode.UNKNOWN, "unsupported content-type")
         elif isinstance(event, h2.events.DataReceived):
             assert event.stream_id is not None and event.data is not None
             connection.h2.acknowledge_received_data(event.flow_controlled_length or 0, event.stream_id)
@@ -346,12 +348,12 @@ class Http2Server:
             call = connection.calls.get(event.stream_id or 0)
             if call is not None and call.trailers is None and call.method is not None:
                 if call.received:
-                    self._finish(connection, event.stream_id or 0, call, grpc.StatusCode.INTERNAL,
+                    self._finish(connection, event.stream_id or 0, call, StatusCode.INTERNAL,
                                  "the stream ended inside a message")
                 elif call.method.kind == "stream":
-                    self._finish(connection, event.stream_id or 0, call, grpc.StatusCode.OK, "")
+                    self._finish(connection, event.stream_id or 0, call, StatusCode.OK, "")
                 elif call.method.kind == "unary":
-                    self._finish(connection, event.stream_id or 0, call, grpc.StatusCode.INTERNAL,
+                    self._finish(connection, event.stream_id or 0, call, StatusCode.INTERNAL,
                                  "the call ended without a request")
         elif isinstance(event, h2.events.StreamReset):
             self._forget(connection, event.stream_id or 0)
@@ -376,10 +378,10 @@ class Http2Server:
         while len(call.received) >= 5 and call.trailers is None:
             size = int.from_bytes(call.received[1:5], "big")
             if call.received[0]:
-                self._finish(connection, stream, call, grpc.StatusCode.UNIMPLEMENTED, "compressed messages")
+                self._finish(connection, stream, call, StatusCode.UNIMPLEMENTED, "compressed messages")
                 return
             if size > MAX_MESSAGE:
-                self._finish(connection, stream, call, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                self._finish(connection, stream, call, StatusCode.RESOURCE_EXHAUSTED,
                              f"Received message larger than max ({size} vs. {MAX_MESSAGE})")
                 return
             if len(call.received) < 5 + size:
@@ -389,7 +391,7 @@ class Http2Server:
             try:
                 request = method.request.FromString(data)
             except DecodeError:
-                self._finish(connection, stream, call, grpc.StatusCode.INTERNAL, "Exception deserializing request!")
+                self._finish(connection, stream, call, StatusCode.INTERNAL, "Exception deserializing request!")
                 return
             try:
                 answer = method.handler(request, call.context)
@@ -399,15 +401,15 @@ class Http2Server:
             except Exception as error:  # as grpcio's server reports a handler's bug
                 traceback.print_exc(file=sys.stderr)
                 doing = "calling application" if method.kind == "unary" else "iterating responses"
-                self._finish(connection, stream, call, grpc.StatusCode.UNKNOWN, f"Exception {doing}: {error}")
+                self._finish(connection, stream, call, StatusCode.UNKNOWN, f"Exception {doing}: {error}")
                 return
             if call.context.deadline is not None and time.monotonic() > call.context.deadline:  # the client gave up
-                self._finish(connection, stream, call, grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+                self._finish(connection, stream, call, StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
                 return
             data = answer.SerializeToString()
             self._send_message(connection, stream, call, data)
             if method.kind == "unary":
-                self._finish(connection, stream, call, grpc.StatusCode.OK, "")
+                self._finish(connection, stream, call, StatusCode.OK, "")
             elif method.kind == "watch":
                 self._watchers.append(_Watch(connection, stream, request, data))
 
@@ -437,7 +439,7 @@ class Http2Server:
         except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError):  # reset by the client meanwhile
             self._forget(connection, stream)
 
-    def _finish(self, connection: _Connection, stream: int, call: _Call, code: grpc.StatusCode, details: str) -> None:
+    def _finish(self, connection: _Connection, stream: int, call: _Call, code: StatusCode, details: str) -> None:
         """End the call with its status: in trailers after the answers, or alone (trailers-only)."""
         call.trailers = _status_trailers(code, details)
         call.received.clear()

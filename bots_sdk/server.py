@@ -16,14 +16,10 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterator
 from typing import Any
 
-import grpc
-
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
-from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
-from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
+from bots_sdk._proto.grpc.health.v1 import health_pb2
 from bots_sdk.bot import Bot
 from bots_sdk.convert import (
     ProtocolError,
@@ -36,6 +32,7 @@ from bots_sdk.convert import (
 from bots_sdk.engine import Action, DurakError, Rules
 from bots_sdk.engine.history import HistoryEntry
 from bots_sdk.http2_server import Aborting, Http2Server, Method, listen
+from bots_sdk.status import StatusCode
 
 ADDRESS_VARIABLE = "DURAK_BOT_ADDRESS"
 SDK_VERSION = "0.1.0"
@@ -70,8 +67,12 @@ class _Game:
         return self.history
 
 
-class BotServicer(pb_grpc.BotServicer):
-    """Adapts a ``Bot`` to the service; calls are serialised, as the contract promises one at a time."""
+class BotServicer:
+    """Adapts a ``Bot`` to the service; calls are serialised, as the contract promises one at a time.
+
+    Not grpcio's generated servicer: a served bot never imports grpc (bots_sdk/status.py);
+    bots_sdk/grpcio_servicers.py hands it grpcio's calls.
+    """
 
     def __init__(self, bot: Bot) -> None:
         self._bot = bot
@@ -96,16 +97,6 @@ class BotServicer(pb_grpc.BotServicer):
         with self._lock:
             return self._end(request, context)
 
-    def Play(
-        self, requests: Iterator[pb.RefereeMessage], context: grpc.ServicerContext
-    ) -> Iterator[pb.BotMessage]:
-        """The stream on grpcio's server (test servers use it): each answer a copy, as grpcio serialises it in
-        another thread, after the next call may have refilled the kept one."""
-        for message in requests:
-            reply = pb.BotMessage()
-            reply.CopyFrom(self.answer(message, context))
-            yield reply
-
     def answer(self, message: pb.RefereeMessage, context: Aborting) -> pb.BotMessage:
         """The answer to one message of a ``Play`` stream: each answered in order, as the unary calls would be.
 
@@ -114,7 +105,7 @@ class BotServicer(pb_grpc.BotServicer):
         """
         kind = message.WhichOneof("message")
         if kind not in ("act", "start", "end"):
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "RefereeMessage: none of start, act, end is set")
+            context.abort(StatusCode.INVALID_ARGUMENT, "RefereeMessage: none of start, act, end is set")
         with self._lock:
             if kind == "act":
                 self._answer.act.action.CopyFrom(self._act(message.act, context))
@@ -127,7 +118,7 @@ class BotServicer(pb_grpc.BotServicer):
         try:
             rules = rules_from_pb(request.rules)
         except DurakError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"rules: {error}")
+            context.abort(StatusCode.INVALID_ARGUMENT, f"rules: {error}")
         self._games[request.game_id] = _Game(request.seat, rules)
         self._call(context, self._bot.start_game, request.seat, rules)
         return pb.StartGameResponse()
@@ -143,11 +134,11 @@ class BotServicer(pb_grpc.BotServicer):
                 time_left=request.clock.move_ms / 1000, bank_left=request.clock.bank_ms / 1000,
             )
         except ProtocolError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            context.abort(StatusCode.INVALID_ARGUMENT, str(error))
         action = self._call(context, self._bot.choose_action, observation)
         if not isinstance(action, Action):  # the contract broken, not a crash: PROTOCOL for the referee
             context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION,
+                StatusCode.FAILED_PRECONDITION,
                 f"choose_action returned {action!r}, not an Action (use Action.parse('attack 6S'))",
             )
         return action_to_pb(action)
@@ -159,7 +150,7 @@ class BotServicer(pb_grpc.BotServicer):
             history = game.read_history(request.observation) if game else events_from_pb(request.observation.history)
             observation = observation_from_pb(request.observation, game.rules if game else None, history)
         except ProtocolError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            context.abort(StatusCode.INVALID_ARGUMENT, str(error))
         self._call(context, self._bot.end_game, outcome, dataclasses.replace(observation, outcome=outcome))
         return pb.EndGameResponse()
 
@@ -169,20 +160,18 @@ class BotServicer(pb_grpc.BotServicer):
             return method(*args)
         except BaseException as error:  # the bot's bug (sys.exit too): report it to the referee and the author
             traceback.print_exc(file=sys.stderr)
-            context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")
+            context.abort(StatusCode.INTERNAL, f"{type(error).__name__}: {error}")
 
 
-class HealthServicer(health_pb2_grpc.HealthServicer):
+class HealthServicer:
     """The standard health service: SERVING once the bot is ready, NOT_SERVING while stopping."""
 
     def __init__(self) -> None:
         self._status = health_pb2.HealthCheckResponse.NOT_SERVING
-        self._changed = threading.Condition()
 
     def set(self, status: int) -> None:
-        with self._changed:
-            self._status = status  # type: ignore[assignment]
-            self._changed.notify_all()
+        """Say ``status`` from now on (the server tells its watchers: ``BotServer._set``)."""
+        self._status = status  # type: ignore[assignment]
 
     def _status_of(self, service: str) -> int:
         if service in ("", SERVICE_NAME):
@@ -197,21 +186,8 @@ class HealthServicer(health_pb2_grpc.HealthServicer):
         self, request: health_pb2.HealthCheckRequest, context: Aborting
     ) -> health_pb2.HealthCheckResponse:
         if request.service not in ("", SERVICE_NAME):
-            context.abort(grpc.StatusCode.NOT_FOUND, f"unknown service {request.service!r}")
+            context.abort(StatusCode.NOT_FOUND, f"unknown service {request.service!r}")
         return health_pb2.HealthCheckResponse(status=self._status)
-
-    def Watch(
-        self, request: health_pb2.HealthCheckRequest, context: grpc.ServicerContext
-    ) -> Iterator[health_pb2.HealthCheckResponse]:
-        last = None
-        while context.is_active():
-            with self._changed:
-                status = self._status_of(request.service)
-                if status == last:
-                    self._changed.wait(timeout=1.0)
-                    continue
-            last = status
-            yield health_pb2.HealthCheckResponse(status=status)  # type: ignore[arg-type]
 
 
 class BotServer:

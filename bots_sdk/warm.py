@@ -2,7 +2,7 @@
 
 The worker starts it in a full sandbox ahead of any bot (worker/sandbox/warm.py,
 docs/sandbox.md section 3): what a Python bot spends most of its start on, importing
-grpc, protobuf and the engine, is done here while no match waits. Its stdin is a
+protobuf, h2 and the engine, is done here while no match waits. Its stdin is a
 socket to the worker: it says ``ready`` once imported, then waits for the one line
 that assigns it a bot, ``{"argv": [...], "cwd": "..."}``, the arguments a cold start
 would give ``python`` (``-m bots_sdk.bots NAME`` or ``ENTRY``) and its directory.
@@ -17,8 +17,6 @@ import json
 import os
 import runpy
 import sys
-
-import grpc  # noqa: F401  (what a bot would import: imported here, ahead)
 
 import bots_sdk.bots.gentle
 import bots_sdk.bots.random_bot

@@ -19,6 +19,7 @@ from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
 from bots_sdk.http2 import DATA, END_HEADERS, HEADERS, PREFACE, SETTINGS, frame
 from bots_sdk.http2_server import Context, Http2Server, Method, listen
 from bots_sdk.server import BotServer, grpc_target
+from bots_sdk.status import StatusCode
 
 from .helpers import MinBot
 
@@ -33,7 +34,7 @@ def echo(request: pb.ActRequest, context: Context) -> pb.ActResponse:
     if request.game_id == "raise":
         raise ValueError("a bug in the handler")
     if request.game_id == "abort":
-        context.abort(grpc.StatusCode.FAILED_PRECONDITION, "aborted: 100% on purpose, ünïcode")
+        context.abort(StatusCode.FAILED_PRECONDITION, "aborted: 100% on purpose, ünïcode")
     return pb.ActResponse(action=pb.Action(text="x" * len(request.game_id)))
 
 

@@ -19,6 +19,7 @@ from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.bots import make_bot
 from bots_sdk.engine import Reason, Rules
+from bots_sdk.grpcio_servicers import GrpcioContext
 from bots_sdk.local import play_game
 from bots_sdk.remote import Limits, RemoteBot
 from bots_sdk.server import BotServicer, grpc_target
@@ -40,13 +41,13 @@ class UnaryBot(pb_grpc.BotServicer):
         return pb.HelloResponse(name="raw", version="1", sdk="raw stubs", play=self._offers)
 
     def StartGame(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
-        return self._sdk.StartGame(request, context)
+        return self._sdk.StartGame(request, GrpcioContext(context))
 
     def Act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.ActResponse:
-        return self._sdk.Act(request, context)
+        return self._sdk.Act(request, GrpcioContext(context))
 
     def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
-        return self._sdk.EndGame(request, context)
+        return self._sdk.EndGame(request, GrpcioContext(context))
 
 
 class RawBot(UnaryBot):
@@ -175,3 +176,20 @@ def test_a_bot_that_offers_the_stream_without_serving_it_is_a_protocol_fault(
     assert outcome is not None
     assert (outcome.reason, outcome.offender) == (Reason.PROTOCOL, 0), outcome
     assert "UNIMPLEMENTED" in outcome.detail
+
+
+def test_the_sdk_servicer_behind_grpcios_server_aborts_with_grpcs_codes(tmp_path: Path) -> None:
+    """``GrpcioContext``: the SDK's servicer aborts with our status codes (bots_sdk/status.py); behind grpcio's
+    server the client must still get the code and the details, not an UNKNOWN from grpcio or a hung call."""
+    address = str(tmp_path / "unary.sock")
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+    pb_grpc.add_BotServicer_to_server(UnaryBot(), server)  # type: ignore[abstract]  # no Play, as the bots before it
+    server.add_insecure_port(grpc_target(address))
+    server.start()
+    try:
+        with grpc.insecure_channel(grpc_target(address)) as channel, pytest.raises(grpc.RpcError) as error:
+            pb_grpc.BotStub(channel).StartGame(pb.StartGameRequest(game_id="g", rules=pb.Rules()), timeout=5)
+    finally:
+        server.stop(0)
+    assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "rules" in (error.value.details() or "")

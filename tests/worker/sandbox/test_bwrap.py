@@ -100,14 +100,26 @@ def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: P
     assert_gone(served.handle)
 
 
+REPORTS_GRPC = """
+class Reporting(RandomBot):
+    @property
+    def name(self):
+        return "grpc modules: " + " ".join(name for name in sys.modules if name.split(".")[0] == "grpc")
+"""
+
+
 def test_a_sandboxed_python_bot_serves_on_the_sdks_own_server(bwrap: BwrapSandbox, tmp_path: Path) -> None:
-    """The runtime has what ``serve()``'s HTTP/2 server needs (h2, bots_sdk/http2_server.py), and no grpc-core
-    endpoint carries the bot's socket (the bot traces its grpc-core, tests/sdk/test_transport.py)."""
-    spec = write_bot(tmp_path / "traced", "traced", prelude=f"os.environ.update({GRPC_TRACE!r})")
+    """The runtime has what ``serve()``'s HTTP/2 server needs (h2, bots_sdk/http2_server.py), the served bot
+    never imported grpc (its Hello names the grpc modules it holds, tests/sdk/test_lean_start.py), and no
+    grpc-core endpoint carries the bot's socket (the bot traces grpc-core, tests/sdk/test_transport.py)."""
+    spec = write_bot(tmp_path / "traced", "traced", prelude=f"os.environ.update({GRPC_TRACE!r})", body=REPORTS_GRPC,
+                     bot="Reporting(1)")
     served = bwrap.launch(spec, Limits())
     try:
         served.bot.wait_serving()
-        assert served.bot.hello().play
+        hello = served.bot.hello()
+        assert hello.play
+        assert hello.name == "grpc modules: ", hello.name
         outcome = play_game(Rules.preset("classic"), [served.bot, RandomBot(1)], seed=7).game.outcome
         assert outcome is not None and outcome.reason.value == "normal"
         log = served.log_tail(100_000)

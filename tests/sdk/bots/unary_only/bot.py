@@ -17,6 +17,7 @@ from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
 from bots_sdk.bots import make_bot
+from bots_sdk.grpcio_servicers import GrpcioContext, GrpcioHealthServicer
 from bots_sdk.server import BotServicer, HealthServicer, grpc_target
 
 
@@ -28,20 +29,20 @@ class UnaryOnly(pb_grpc.BotServicer):
         return pb.HelloResponse(name="unary_only", version="1", sdk="raw grpc stubs")
 
     def StartGame(self, request: pb.StartGameRequest, context: grpc.ServicerContext) -> pb.StartGameResponse:
-        return self._sdk.StartGame(request, context)
+        return self._sdk.StartGame(request, GrpcioContext(context))
 
     def Act(self, request: pb.ActRequest, context: grpc.ServicerContext) -> pb.ActResponse:
-        return self._sdk.Act(request, context)
+        return self._sdk.Act(request, GrpcioContext(context))
 
     def EndGame(self, request: pb.EndGameRequest, context: grpc.ServicerContext) -> pb.EndGameResponse:
-        return self._sdk.EndGame(request, context)
+        return self._sdk.EndGame(request, GrpcioContext(context))
 
 
 def main() -> None:
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     pb_grpc.add_BotServicer_to_server(UnaryOnly(), server)  # type: ignore[abstract]  # unary calls only
     health = HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    health_pb2_grpc.add_HealthServicer_to_server(GrpcioHealthServicer(health), server)  # type: ignore[abstract]  # Check only
     server.add_insecure_port(grpc_target(os.environ["DURAK_BOT_ADDRESS"]))
     server.start()
     health.set(health_pb2.HealthCheckResponse.SERVING)
