@@ -22,16 +22,14 @@ from urllib.parse import unquote
 import grpc
 import hpack
 
+from bots_sdk.grpc_wire import MAX_MESSAGE, WINDOW, prefixed
+
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, PRIORITY, RST_STREAM, SETTINGS, PUSH_PROMISE, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION = range(10)
 END_STREAM = ACK = 0x1
 END_HEADERS, PADDED, PRIORITY_FLAG = 0x4, 0x8, 0x20
 SETTINGS_ENABLE_PUSH, SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_FRAME_SIZE = 2, 4, 5
 CANCEL = 0x8
-WINDOW = 1 << 24
-"""What we let the bot send before we say we read it (stream and connection alike)."""
-MAX_MESSAGE = 4 * 1024 * 1024
-"""The largest answer read: grpcio's default, which a referee on grpcio applied."""
 MAX_FRAME = 16384
 """The largest frame a bot may send us: HTTP/2's default, which we do not raise."""
 MAX_HEADER_BLOCK = 65536
@@ -126,7 +124,7 @@ class Http2Stream:
     # -------------------------------------------------------------- the call
 
     def send(self, message: bytes, deadline: float) -> None:
-        data = memoryview(b"\0" + struct.pack(">I", len(message)) + message)
+        data = memoryview(prefixed(message))
         while data:
             self._raise_failure()
             room = min(self._send_window, self._stream_window, self._max_frame)

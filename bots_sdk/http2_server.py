@@ -22,7 +22,6 @@ import collections
 import contextlib
 import selectors
 import socket
-import struct
 import sys
 import threading
 import time
@@ -40,12 +39,9 @@ import h2.exceptions
 import h2.settings
 from google.protobuf.message import DecodeError, Message
 
+from bots_sdk.grpc_wire import MAX_MESSAGE, WINDOW, prefixed
 from bots_sdk.status import StatusCode
 
-MAX_MESSAGE = 4 * 1024 * 1024
-"""The largest request read: grpcio's default, which the server on grpcio applied."""
-WINDOW = 1 << 24
-"""What a client may send before we say we read it (each stream, and the connection)."""
 RESPONSE_HEADERS = [(b":status", b"200"), (b"content-type", b"application/grpc")]
 MAX_STREAMS = 100
 """Streams a connection may hold open at once (grpcio's servers allow 100 as well)."""
@@ -414,7 +410,7 @@ class Http2Server:
                 self._watchers.append(_Watch(connection, stream, request, data))
 
     def _send_message(self, connection: _Connection, stream: int, call: _Call, data: bytes) -> None:
-        call.pending += b"\0" + struct.pack(">I", len(data)) + data
+        call.pending += prefixed(data)
         self._drain(connection, stream, call)
 
     def _drain(self, connection: _Connection, stream: int, call: _Call) -> None:
