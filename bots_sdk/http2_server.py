@@ -29,7 +29,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, Protocol
-from urllib.parse import quote
 
 import h2.config
 import h2.connection
@@ -128,10 +127,17 @@ class _Connection:
         """Whether ``output`` waits for the socket to be writable (the selector is asked then only)."""
 
 
+def _percent_encoded(text: str) -> bytes:
+    """``grpc-message`` as gRPC over HTTP/2 specifies it: UTF-8, every byte outside space..``~`` and ``%`` itself
+    as ``%XX``. Two lines rather than ``urllib.parse``, whose import was a millisecond of every bot's start."""
+    return b"".join(b"%%%02X" % byte if byte < 0x20 or byte > 0x7E or byte == 0x25 else bytes((byte,))
+                    for byte in text.encode())
+
+
 def _status_trailers(code: StatusCode, details: str) -> list[tuple[bytes, bytes]]:
     trailers = [(b"grpc-status", str(int(code)).encode())]
-    if details:  # percent-encoded, as gRPC over HTTP/2 specifies for grpc-message
-        trailers.append((b"grpc-message", quote(details, safe=" !\"#$&'()*+,-./:;<=>?@[\\]^_`{|}~").encode()))
+    if details:
+        trailers.append((b"grpc-message", _percent_encoded(details)))
     return trailers
 
 

@@ -34,7 +34,7 @@ def echo(request: pb.ActRequest, context: Context) -> pb.ActResponse:
     if request.game_id == "raise":
         raise ValueError("a bug in the handler")
     if request.game_id == "abort":
-        context.abort(StatusCode.FAILED_PRECONDITION, "aborted: 100% on purpose, ünïcode")
+        context.abort(StatusCode.FAILED_PRECONDITION, "aborted: 100% on purpose,\n\tünïcode")
     return pb.ActResponse(action=pb.Action(text="x" * len(request.game_id)))
 
 
@@ -95,7 +95,7 @@ def test_a_handlers_bug_is_unknown_and_an_abort_keeps_its_code_and_details(echo_
         with pytest.raises(grpc.RpcError) as error:
             call(pb.ActRequest(game_id="abort"), timeout=5)
         assert error.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert error.value.details() == "aborted: 100% on purpose, ünïcode"
+        assert error.value.details() == "aborted: 100% on purpose,\n\tünïcode"
         assert call(pb.ActRequest(game_id="ok"), timeout=5).action.text == "xx"
 
 
