@@ -11,7 +11,9 @@
   where a core is free) and the last kill are spread over these decisions too;
   ``overhead_ms_per_decision_games_only`` is the same games with both bots started before the
   clock and kept for both seatings: the transport, the freezes and thaws, the start and end of
-  each game.
+  each game. ``overhead_ms_per_decision_pooled`` (and ``games_per_s_pooled``): ``play_spec`` as a
+  worker with a core to spare plays, fresh bots started in its pool of sandboxes started ahead
+  (full when the first match comes); what is left is where the starts' CPU outgrows the spare core.
 - ``start_ms_median``: sandbox start to SERVING (a cold start); ``start_ms_median_pooled``: the same bot
   started in a pooled sandbox (worker/sandbox/warm.py), launch to SERVING, alternating with the cold starts;
   ``kill_ms_median``: kill to nothing left.
@@ -76,15 +78,27 @@ PRIME_S = 60.0
 """How long the pool may take to fill before a start is timed (a loaded machine)."""
 
 
-def sandboxed_games(games: int) -> tuple[float, float]:
+def sandboxed_games(games: int, launcher: Launcher, label: str = "sandboxed games") -> tuple[float, float]:
     """Games per second and seconds per decision, sandboxed, for ``games`` games (in duplicate pairs)."""
     spec = MatchSpec(("gentle", "gentle"), deals=max(1, games // 2), seed="throughput")
     started = time.perf_counter()
-    with Progress(spec.deals * 2, "sandboxed games") as bar:
-        results = play_spec(spec, launcher_for("bwrap"), on_game=lambda _r: bar.advance())
+    with Progress(spec.deals * 2, label) as bar:
+        results = play_spec(spec, launcher, on_game=lambda _r: bar.advance())
     seconds = time.perf_counter() - started
     decisions = sum(len(r.record["actions"]) for r in results)
     return len(results) / seconds, seconds / decisions
+
+
+def pooled_games(games: int) -> tuple[float, float]:
+    """``sandboxed_games`` with the bots started in a full pool of sandboxes, as a worker with a spare core has it."""
+    sandbox = make_sandbox("bwrap")
+    assert isinstance(sandbox, BwrapSandbox)
+    pool = WarmPool(sandbox)
+    pool.prime(PRIME_S)
+    try:
+        return sandboxed_games(games, pool.launch, "sandboxed games, pooled starts")
+    finally:
+        pool.close()
 
 
 def sandboxed_games_only(games: int) -> float:
@@ -274,14 +288,19 @@ def main() -> None:
     rows: list[tuple[str, str]] = []
     figures: dict[str, object] = {}
     if "games" in parts:
-        games_per_s, sandboxed = sandboxed_games(args.games)
+        games_per_s, sandboxed = sandboxed_games(args.games, launcher_for("bwrap"))
+        pooled_per_s, pooled = pooled_games(args.games)
         games_only = sandboxed_games_only(args.games)
         in_process = in_process_seconds_per_decision(args.games)
         overhead_ms, games_only_ms = (sandboxed - in_process) * 1000, (games_only - in_process) * 1000
+        pooled_ms = (pooled - in_process) * 1000
         rows += [("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
                  ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
-                 ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}")]
+                 ("  the same, bots started in a pool (ms)", f"{pooled_ms:.3f}"),
+                 ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}"),
+                 ("games per second, bots started in a pool", f"{pooled_per_s:.2f}")]
         figures |= {"games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
+                    "overhead_ms_per_decision_pooled": round(pooled_ms, 3), "games_per_s_pooled": round(pooled_per_s, 2),
                     "overhead_ms_per_decision_games_only": round(games_only_ms, 3)}
     if "starts" in parts:
         start_ms, pooled_ms, kill_ms = start_and_kill(args.starts)

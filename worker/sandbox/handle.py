@@ -138,6 +138,10 @@ class LaunchedBot(SandboxedBot):
         """``seat.path``."""
         return self._seat.path
 
+    @property
+    def referee_address(self) -> str:
+        return self._seat.referee_socket
+
     def connect_address(self) -> str:
         """A hard link to the checked socket in the root-owned seat dir (see ``SeatDir.referee_socket``)."""
         return self._seat.link_socket(self.check_socket())
