@@ -23,6 +23,8 @@
   (its referee and its bots, launch chain included; above 1.0 it caps the scaling at
   2 / cores), and ``cpu_ms_per_match`` of the referees and of the bots with one worker
   and with two (CPU the second worker adds per match is contention: what the two share).
+  ``host_cores`` is the cores the whole host kept busy with one worker and with two (``/proc/stat``): the
+  kernel's work for the sandboxes (namespaces torn down in its own threads) counts there and nowhere else.
   Only meaningful on an otherwise idle machine: compare ``cores_one_worker`` and the CPU per match.
 - ``fresh_vs_kept``: games per second with fresh bots for every seat rotation (the
   referee, ``play_spec``) against the referee before it (``play_keeping_bots``: each bot
@@ -180,11 +182,26 @@ class Batch:
     referee_cpu_s: float
     bots_cpu_s: float
     """The bots' cgroups, launch chain (setpriv, prlimit, bwrap) included: everything after the launcher joins."""
+    host_cpu_s: float
+    """Every core's busy time over the batch (``/proc/stat``): beyond the two above, the kernel's own threads
+    (a namespace torn down after its sandbox exits) and whatever else the host runs."""
 
     @property
     def cores(self) -> float:
         """Cores kept busy on average: above 1 for one worker, two workers cannot reach 2x on two cores."""
         return (self.referee_cpu_s + self.bots_cpu_s) / self.wall_s
+
+    @property
+    def host_cores(self) -> float:
+        """Cores the whole host kept busy: what two workers on two cores really compete for."""
+        return self.host_cpu_s / self.wall_s
+
+
+def host_busy_s() -> float:
+    """Seconds of CPU the host's cores have been busy since boot, every kind but idle and iowait."""
+    with open("/proc/stat") as stat:
+        ticks = [int(field) for field in stat.readline().split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def scaling(matches: int) -> tuple[float, Batch, Batch]:
@@ -200,11 +217,11 @@ def scaling(matches: int) -> tuple[float, Batch, Batch]:
         ready = context.Barrier(workers + 1)
         with context.Pool(workers, initializer=_warm_up, initargs=(ready,)) as pool:
             ready.wait()
-            bots_before = bots.cpu_ns()
+            bots_before, host_before = bots.cpu_ns(), host_busy_s()
             began = time.perf_counter()
             referee = sum(pool.imap_unordered(_play_match, specs, chunksize=1))
             wall = time.perf_counter() - began
-            batches.append(Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9))
+            batches.append(Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9, host_busy_s() - host_before))
     one, two = batches
     return one.wall_s / two.wall_s, one, two
 
@@ -300,7 +317,8 @@ def main() -> None:
                  ("  the same, bots started beforehand (ms)", f"{games_only_ms:.3f}"),
                  ("games per second, bots started in a pool", f"{pooled_per_s:.2f}")]
         figures |= {"games_per_s": round(games_per_s, 2), "overhead_ms_per_decision": round(overhead_ms, 3),
-                    "overhead_ms_per_decision_pooled": round(pooled_ms, 3), "games_per_s_pooled": round(pooled_per_s, 2),
+                    "overhead_ms_per_decision_pooled": round(pooled_ms, 3),
+                    "games_per_s_pooled": round(pooled_per_s, 2),
                     "overhead_ms_per_decision_games_only": round(games_only_ms, 3)}
     if "starts" in parts:
         start_ms, pooled_ms, kill_ms = start_and_kill(args.starts)
@@ -314,11 +332,14 @@ def main() -> None:
         rows += [("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
                  ("cores kept busy by 1 worker (referee + bots)", f"{one.cores:.2f}"),
                  ("  so 2 workers on 2 cores reach at most (x)", f"{min(2.0, 2 / one.cores):.2f}"),
+                 ("cores the whole host kept busy, 1 worker", f"{one.host_cores:.2f}"),
+                 ("cores the whole host kept busy, 2 workers", f"{two.host_cores:.2f}"),
                  ("CPU per match, 1 worker: referee + bots (ms)",
                   f"{one.referee_cpu_s / args.matches * 1000:.0f} + {one.bots_cpu_s / args.matches * 1000:.0f}"),
                  ("CPU per match, 2 workers: referee + bots (ms)",
                   f"{two.referee_cpu_s / args.matches * 1000:.0f} + {two.bots_cpu_s / args.matches * 1000:.0f}")]
         figures |= {"scaling_2_workers": round(factor, 2), "cores_one_worker": round(one.cores, 2),
+                    "host_cores": {"1": round(one.host_cores, 2), "2": round(two.host_cores, 2)},
                     "cpu_ms_per_match": {str(n): {"referee": round(b.referee_cpu_s / args.matches * 1000),
                                                   "bots": round(b.bots_cpu_s / args.matches * 1000)}
                                          for n, b in ((1, one), (2, two))}}
