@@ -34,6 +34,7 @@ from bots_sdk.http2_frames import (
     PING,
     PREFACE,
     PROTOCOL_ERROR,
+    PUSH_PROMISE,
     REFUSED_STREAM,
     RST_STREAM,
     SETTINGS,
@@ -265,15 +266,16 @@ HEADER_BLOCK = hpack.Encoder().encode(REQUEST_HEADERS)
      PROTOCOL_ERROR, "headers over 65536 bytes"),
     (frame(HEADERS, 0, 1, HEADER_BLOCK) + frame(PING, 0, 0, b"\0" * 8), PROTOCOL_ERROR, "inside a header block"),
     (frame(DATA, 0, 7, MESSAGE), PROTOCOL_ERROR, "DATA on stream 7, which was never opened"),
+    (frame(PUSH_PROMISE, END_HEADERS, 1, struct.pack(">I", 2) + HEADER_BLOCK), PROTOCOL_ERROR, "may not push"),
 ], ids=["frame_too_large", "past_the_window", "continuation_without_headers", "endless_headers",
-        "interrupted_headers", "data_on_an_unopened_stream"])
+        "interrupted_headers", "data_on_an_unopened_stream", "push"])
 def test_a_client_that_breaks_http2_gets_goaway_and_costs_others_nothing(
     stream_server: str, attack: bytes, code: int, words: str,
 ) -> None:
     """Attack: after a valid preface, a frame announced larger than the 16 KiB we allow (its header alone: we must
     not wait for it), 17 MiB of requests on a stream whose answers the client never lets through (its window 0:
     the server reads no more requests meanwhile, so they fill the 16 MiB window), a stray CONTINUATION, a header
-    block of 16 MiB, a header block interrupted, data on a stream never opened. Must happen: GOAWAY with the
+    block of 16 MiB, a header block interrupted, data on a stream never opened, a push. Must happen: GOAWAY with the
     error RFC 9113 names and why, the connection closed, and the server serving a grpcio client on."""
     hostile = socket.socket(socket.AF_UNIX)
     hostile.connect(stream_server[5:])
