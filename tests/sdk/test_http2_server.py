@@ -87,7 +87,7 @@ def bot_server(tmp_path: Path) -> Iterator[BotServer]:
     server.stop(0.2)
 
 
-def call_echo(channel: grpc.Channel) -> Callable[..., pb.ActResponse]:
+def call_echo(channel: grpc.Channel) -> grpc.UnaryUnaryMultiCallable[pb.ActRequest, pb.ActResponse]:
     return channel.unary_unary(
         ECHO, request_serializer=pb.ActRequest.SerializeToString, response_deserializer=pb.ActResponse.FromString,
     )
@@ -140,6 +140,19 @@ def test_messages_past_every_window_pass_both_ways(echo_server: str) -> None:
         call = call_echo(channel)
         for _ in range(8):
             assert len(call(pb.ActRequest(game_id="g" * 3 * MIB), timeout=10).action.text) == 3 * MIB
+
+
+def test_many_calls_at_once_on_one_connection_and_on_several(echo_server: str) -> None:
+    """60 calls under way at once on each of three channels (grpcio multiplexes a channel's calls on one
+    connection), each 200 KiB each way, so their frames interleave and share the connection's windows."""
+    channels = [grpc.insecure_channel(echo_server, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(3)]
+    try:
+        calls = [(size, call_echo(channel).future(pb.ActRequest(game_id="g" * size), timeout=20))
+                 for size in range(200_000, 200_060) for channel in channels]
+        assert all(len(call.result().action.text) == size for size, call in calls)
+    finally:
+        for channel in channels:
+            channel.close()
 
 
 def test_a_request_over_4_mib_is_resource_exhausted(echo_server: str) -> None:
