@@ -244,11 +244,15 @@ Frames = list[tuple[int, int, int, bytes]]
 
 
 def frames_until_closed(sock: socket.socket, stop: Callable[[Frames], bool] = lambda _: False) -> Frames:
-    """The server's frames, until it closes the connection (or ``stop`` says so)."""
+    """The server's frames, until it closes the connection (or ``stop`` says so). A server that closes with
+    our frames unread resets the connection, once what it wrote is read."""
     sock.settimeout(5)
     data, frames = bytearray(), Frames()
     while not stop(frames):
-        chunk = sock.recv(65536)
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            break
         if not chunk:
             break
         data += chunk
