@@ -118,6 +118,8 @@ class HeaderBlock:
         if self.stream and (kind != CONTINUATION or stream != self.stream):
             raise Http2Error(PROTOCOL_ERROR, f"a frame of type {kind} inside a header block")
         if kind == HEADERS:
+            if not stream:
+                raise Http2Error(PROTOCOL_ERROR, "HEADERS on stream 0")
             self._data = bytearray(unpadded(kind, flags, payload))
             self.ends_stream = bool(flags & END_STREAM)
             self.stream = stream

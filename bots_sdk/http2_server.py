@@ -313,8 +313,6 @@ class Http2Server:
         connection = _Connection(sock)
         self._connections[sock] = connection
         self._selector.register(sock, selectors.EVENT_READ, None)
-        if self._stop_by is not None:  # accepted just before the stop
-            self._go_away(connection, frames.NO_ERROR, "")
         self._flush(connection)
 
     def _close(self, connection: _Connection) -> None:
@@ -559,8 +557,8 @@ class Http2Server:
     def _go_away(self, connection: _Connection, code: int, reason: str) -> None:
         if not connection.going_away or code != frames.NO_ERROR:
             connection.going_away = True
-            connection.output += frames.frame(frames.GOAWAY, 0, 0, struct.pack(">II", connection.last_stream, code)
-                                       + reason.encode()[:256])
+            said = struct.pack(">II", connection.last_stream, code) + reason.encode()[:256]
+            connection.output += frames.frame(frames.GOAWAY, 0, 0, said)
 
     def _send_headers(self, connection: _Connection, stream: int, headers: list[tuple[bytes, bytes]],
                       end: bool) -> None:
