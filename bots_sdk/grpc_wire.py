@@ -1,5 +1,6 @@
 """What both ends of our HTTP/2 gRPC share (bots_sdk/http2.py, the referee's; bots_sdk/http2_server.py, the bot's):
-the message framing and the limits, so the two cannot drift apart. Nothing here imports grpc."""
+the message framing and the limits, so the two cannot drift apart; the HTTP/2 frames beneath are shared the same way
+(bots_sdk/http2_frames.py). Nothing here imports grpc."""
 
 from __future__ import annotations
 

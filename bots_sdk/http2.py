@@ -7,8 +7,9 @@ the message's frames to the socket and reads the answer's frames itself, with th
 deadline as the socket's timeout: no thread, no queue. Only what a client of one
 stream at a time needs is spoken (RFC 9113): the settings, flow control both
 ways, PING, RST_STREAM, GOAWAY, headers through ``hpack``, the gRPC message
-framing and status trailers. The unary calls, the health check and Hello stay on
-grpcio (``bots_sdk/remote.py``).
+framing and status trailers. The frames are read and written through
+bots_sdk/http2_frames.py, as the bot's server (bots_sdk/http2_server.py) does.
+The unary calls, the health check and Hello stay on grpcio (``bots_sdk/remote.py``).
 """
 
 from __future__ import annotations
@@ -23,17 +24,34 @@ import grpc
 import hpack
 
 from bots_sdk.grpc_wire import MAX_MESSAGE, WINDOW, prefixed
+from bots_sdk.http2_frames import (
+    ACK,
+    CANCEL,
+    CONTINUATION,
+    DATA,
+    DEFAULT_WINDOW,
+    END_HEADERS,
+    END_STREAM,
+    GOAWAY,
+    HEADERS,
+    PING,
+    PREFACE,
+    PUSH_PROMISE,
+    RST_STREAM,
+    SETTINGS,
+    SETTINGS_ENABLE_PUSH,
+    SETTINGS_INITIAL_WINDOW_SIZE,
+    SETTINGS_MAX_FRAME_SIZE,
+    WINDOW_UPDATE,
+    HeaderBlock,
+    Http2Error,
+    frame,
+    read_frame,
+    settings,
+    unpadded,
+    window_increment,
+)
 
-PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-DATA, HEADERS, PRIORITY, RST_STREAM, SETTINGS, PUSH_PROMISE, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION = range(10)
-END_STREAM = ACK = 0x1
-END_HEADERS, PADDED, PRIORITY_FLAG = 0x4, 0x8, 0x20
-SETTINGS_ENABLE_PUSH, SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_FRAME_SIZE = 2, 4, 5
-CANCEL = 0x8
-MAX_FRAME = 16384
-"""The largest frame a bot may send us: HTTP/2's default, which we do not raise."""
-MAX_HEADER_BLOCK = 65536
-"""The most header bytes read for one block (hpack's default limit of a decoded header list)."""
 STATUS = {code.value[0]: code for code in grpc.StatusCode}
 HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICATED,
                403: grpc.StatusCode.PERMISSION_DENIED, 404: grpc.StatusCode.UNIMPLEMENTED,
@@ -76,10 +94,6 @@ def connect(address: str, timeout: float) -> socket.socket:
     return sock
 
 
-def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
-    return struct.pack(">I", len(payload))[1:] + bytes((kind, flags)) + struct.pack(">I", stream) + payload
-
-
 class Http2Stream:
     """One gRPC call with a stream each way on its own connection, for one game.
 
@@ -91,19 +105,17 @@ class Http2Stream:
     def __init__(self, target: str, path: str, timeout: float) -> None:
         self._sock = connect(target, timeout)
         self._encoder = hpack.Encoder()
-        self._decoder = hpack.Decoder()
+        self._header_block = HeaderBlock(hpack.Decoder())
         self._input = bytearray()
         self._messages = bytearray()
-        self._header_block = bytearray()
         self._headers: list[tuple[str, str]] = []
-        self._send_window = self._stream_window = 65535
-        self._peer_initial_window = 65535
+        self._send_window = self._stream_window = DEFAULT_WINDOW
+        self._peer_initial_window = DEFAULT_WINDOW
         self._max_frame = 16384
         self._window_left = WINDOW
         self._consumed = 0
         self._stream = 1
         self._ended = False
-        self._block_ends_stream = False
         self._failure: Exception | None = None
         headers = self._encoder.encode([
             (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
@@ -112,7 +124,7 @@ class Http2Stream:
         opening = (
             PREFACE
             + frame(SETTINGS, 0, 0, struct.pack(">HIHI", SETTINGS_ENABLE_PUSH, 0, SETTINGS_INITIAL_WINDOW_SIZE, WINDOW))
-            + frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - 65535))
+            + frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - DEFAULT_WINDOW))
             + frame(HEADERS, END_HEADERS, self._stream, headers)
         )
         try:
@@ -204,17 +216,15 @@ class Http2Stream:
     def _read(self, deadline: float) -> None:
         """Read from the socket until at least one whole frame is handled."""
         while True:
-            if len(self._input) >= 9:
-                length = int.from_bytes(self._input[:3], "big")
-                if length > MAX_FRAME:
-                    self._fail(StreamError(grpc.StatusCode.INTERNAL, f"a frame of {length} bytes, over {MAX_FRAME}"))
-                if len(self._input) >= 9 + length:
-                    kind, flags = self._input[3], self._input[4]
-                    stream = int.from_bytes(self._input[5:9], "big") & 0x7FFFFFFF
-                    payload = bytes(self._input[9:9 + length])
-                    del self._input[:9 + length]
+            try:
+                parsed = read_frame(self._input)
+                if parsed is not None:
+                    kind, flags, stream, payload, end = parsed
+                    del self._input[:end]
                     self._handle(kind, flags, stream, payload, deadline)
                     return
+            except Http2Error as error:  # the bot broke HTTP/2
+                self._fail(StreamError(grpc.StatusCode.INTERNAL, str(error)))
             try:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -230,36 +240,22 @@ class Http2Stream:
             self._input += data
 
     def _handle(self, kind: int, flags: int, stream: int, payload: bytes, deadline: float) -> None:
-        if kind == DATA:
+        if self._header_block.stream or kind in (HEADERS, CONTINUATION):
+            fields = self._header_block.add(kind, flags, stream, payload)
+            if fields is not None and stream == self._stream:
+                self._headers += [(name.decode(errors="replace"), value.decode(errors="replace"))
+                                  for name, value in fields]
+                self._ended = self._ended or self._header_block.ends_stream
+        elif kind == DATA:
             self._window_left -= len(payload)
             if self._window_left < 0:
                 self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot sent past its flow-control window"))
             if stream != self._stream:
                 return  # not given back: a bot that sends on streams we did not open fills its window
-            data = payload[1:len(payload) - payload[0]] if flags & PADDED and payload else payload
+            data = unpadded(kind, flags, payload)
             self._acknowledge(len(payload) - len(data), deadline)  # the padding; the rest once read as messages
             self._messages += data
             self._ended = self._ended or bool(flags & END_STREAM)
-        elif kind in (HEADERS, CONTINUATION):
-            if kind == HEADERS:
-                if flags & PADDED:
-                    payload = payload[1:len(payload) - payload[0]]
-                if flags & PRIORITY_FLAG:
-                    payload = payload[5:]
-                self._header_block = bytearray()
-                self._block_ends_stream = bool(flags & END_STREAM)
-            self._header_block += payload
-            if len(self._header_block) > MAX_HEADER_BLOCK:
-                self._fail(StreamError(grpc.StatusCode.INTERNAL, f"headers over {MAX_HEADER_BLOCK} bytes"))
-            if flags & END_HEADERS:
-                try:
-                    fields = self._decoder.decode(bytes(self._header_block), raw=True)
-                except hpack.HPACKError as error:
-                    self._fail(StreamError(grpc.StatusCode.INTERNAL, f"unreadable headers: {error}"))
-                if stream == self._stream:
-                    self._headers += [(bytes(name).decode(errors="replace"), bytes(value).decode(errors="replace"))
-                                      for name, value in fields]
-                    self._ended = self._ended or self._block_ends_stream
         elif kind == SETTINGS:
             if not flags & ACK:
                 self._settings(payload)
@@ -268,7 +264,7 @@ class Http2Stream:
             if not flags & ACK:
                 self._write(frame(PING, ACK, 0, payload), deadline)
         elif kind == WINDOW_UPDATE:
-            increment = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
+            increment = window_increment(payload)
             if stream == 0:
                 self._send_window += increment
             elif stream == self._stream:
@@ -286,8 +282,7 @@ class Http2Stream:
             self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot pushed, which was not enabled"))
 
     def _settings(self, payload: bytes) -> None:
-        for offset in range(0, len(payload) - 5, 6):
-            key, value = struct.unpack(">HI", payload[offset:offset + 6])
+        for key, value in settings(payload):
             if key == SETTINGS_INITIAL_WINDOW_SIZE:
                 self._stream_window += value - self._peer_initial_window
                 self._peer_initial_window = value

@@ -1,19 +1,26 @@
-"""The bot's end of the contract: a gRPC server over HTTP/2 in one thread, on ``h2``.
+"""The bot's end of the contract: a gRPC server over HTTP/2 in one thread, its frames spoken by hand.
 
 grpcio's server reads a connection in its poller thread and hands each message to
 a handler thread, and back: two thread switches a decision, most of what a ``Play``
 stream's decision cost once the referee's side spoke HTTP/2 itself
 (docs/protocol.md section 10). Here one thread waits on the listening sockets and
-the connections (``selectors``), lets ``h2`` parse the frames, calls the handler
-and writes its answer: nothing is handed between threads. Calls are answered one
-at a time, which the contract promises anyway.
+the connections (``selectors``), reads the frames, calls the handler and writes
+its answer: nothing is handed between threads. Calls are answered one at a time,
+which the contract promises anyway.
+
+The frames are read and written here, with the referee's client (bots_sdk/http2.py),
+through bots_sdk/http2_frames.py and ``hpack``, not the ``h2`` package this server
+was first built on: importing ``h2`` and ``hyperframe`` was about 8 ms of every
+bot's start to SERVING, and what a gRPC server needs of HTTP/2 is small.
 
 What gRPC clients use is spoken: unary calls, streams of one answer per request,
 server streams pushed later (the health service's ``Watch``), status trailers with
 ``grpc-status``/``grpc-message`` as grpcio's server writes them (an unknown method
 is UNIMPLEMENTED, a handler's exception UNKNOWN), flow control both ways, PING and
-SETTINGS (``h2``), and a graceful stop: GOAWAY, the calls under way finished for a
-grace period, then the connections closed.
+SETTINGS, and a graceful stop: GOAWAY, the calls under way finished for a grace
+period, then the connections closed. A client that breaks HTTP/2 (RFC 9113) is
+sent GOAWAY with the error and dropped; none can make the server hold more than
+the windows it gave, or cost the other connections more than its share of the thread.
 """
 
 from __future__ import annotations
@@ -22,28 +29,35 @@ import collections
 import contextlib
 import selectors
 import socket
+import struct
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, NoReturn, Protocol
 
-import h2.config
-import h2.connection
-import h2.errors
-import h2.events
-import h2.exceptions
-import h2.settings
+import hpack
 from google.protobuf.message import DecodeError, Message
 
+from bots_sdk import http2_frames as frames
 from bots_sdk.grpc_wire import MAX_MESSAGE, WINDOW, prefixed
 from bots_sdk.status import StatusCode
 
 RESPONSE_HEADERS = [(b":status", b"200"), (b"content-type", b"application/grpc")]
 MAX_STREAMS = 100
 """Streams a connection may hold open at once (grpcio's servers allow 100 as well)."""
+MAX_HEADER_LIST = 16384
+"""The most a request's decoded headers may take (hpack counts each field's name and value and 32 bytes)."""
+OUTPUT_LIMIT = 1 << 20
+"""Past this much unsent output a connection is not read until the client takes it: a client that does not
+read is not answered into our memory."""
+OPENING = frames.frame(frames.SETTINGS, 0, 0, struct.pack(
+    ">HIHIHI", frames.SETTINGS_MAX_CONCURRENT_STREAMS, MAX_STREAMS, frames.SETTINGS_INITIAL_WINDOW_SIZE, WINDOW,
+    frames.SETTINGS_MAX_HEADER_LIST_SIZE, MAX_HEADER_LIST,
+)) + frames.frame(frames.WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - frames.DEFAULT_WINDOW))
+"""The server's preface: its settings, and the connection's window raised to ours."""
 
 
 class Aborting(Protocol):
@@ -87,44 +101,72 @@ class Method:
     handler: Handler
 
 
-@dataclass
 class _Call:
-    method: Method | None
-    context: Context
-    received: bytearray = field(default_factory=bytearray)
-    pending: bytearray = field(default_factory=bytearray)
-    """Message bytes waiting for the client's flow-control window."""
-    trailers: list[tuple[bytes, bytes]] | None = None
-    """Sent once ``pending`` is out."""
-    headers_sent: bool = False
+    """One stream's call. A plain class, not a dataclass: making one is a fraction of a millisecond of every
+    bot's start."""
+
+    __slots__ = ("context", "ended", "headers_sent", "method", "pending", "read", "receive_window", "received",
+                 "send_window", "stream", "trailers")
+
+    def __init__(self, stream: int, method: Method | None, context: Context, send_window: int, ended: bool) -> None:
+        self.stream = stream
+        self.method = method
+        self.context = context
+        self.send_window = send_window
+        """What the client lets us send on this stream (its SETTINGS and WINDOW_UPDATEs)."""
+        self.receive_window = WINDOW
+        """What the client may still send on this stream before we give some back."""
+        self.read = 0
+        """Bytes read (handled as messages, or dropped) that the stream's window has not been given back yet."""
+        self.received = bytearray()
+        self.pending = bytearray()
+        """Message bytes waiting for the client's flow-control window: while there are any, no request is read, so
+        a client that does not take its answers holds no more than its window."""
+        self.trailers: list[tuple[bytes, bytes]] | None = None
+        """Sent once ``pending`` is out."""
+        self.headers_sent = False
+        self.ended = ended
+        """The client ended its side of the stream (END_STREAM)."""
 
 
-@dataclass
 class _Watch:
-    connection: _Connection
-    stream: int
-    request: Message
-    sent: bytes
+    __slots__ = ("connection", "request", "sent", "stream")
+
+    def __init__(self, connection: _Connection, stream: int, request: Message, sent: bytes) -> None:
+        self.connection = connection
+        self.stream = stream
+        self.request = request
+        self.sent = sent
 
 
 class _Connection:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        # our headers are ours (lower case, valid): h2 need not check or normalise them at every answer
-        config = h2.config.H2Configuration(client_side=False, header_encoding=None, validate_outbound_headers=False,
-                                           normalize_outbound_headers=False)
-        self.h2 = h2.connection.H2Connection(config)
-        self.h2.local_settings = h2.settings.Settings(client=False, initial_values={
-            h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: MAX_STREAMS,
-            h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: WINDOW,
-            h2.settings.SettingCodes.MAX_HEADER_LIST_SIZE: 16384,
-        })
-        self.h2.initiate_connection()
-        self.h2.increment_flow_control_window(WINDOW - 65535)
+        self.input = bytearray()
+        self.output = bytearray(OPENING)
+        self.encoder = hpack.Encoder()
+        self.headers = frames.HeaderBlock(hpack.Decoder(max_header_list_size=MAX_HEADER_LIST))
         self.calls: dict[int, _Call] = {}
-        self.output = bytearray()
-        self.waiting = False
-        """Whether ``output`` waits for the socket to be writable (the selector is asked then only)."""
+        self.preface = False
+        """The client's preface read."""
+        self.settled = False
+        """Its first SETTINGS read (RFC 9113 section 3.4: the first frame)."""
+        self.last_stream = 0
+        """The highest stream the client opened: a frame on a higher one is on a stream never opened."""
+        self.send_window = frames.DEFAULT_WINDOW
+        self.peer_window = frames.DEFAULT_WINDOW
+        """The client's SETTINGS_INITIAL_WINDOW_SIZE: each new stream's ``send_window``."""
+        self.peer_max_frame = frames.MAX_FRAME
+        self.receive_window = WINDOW
+        self.read = 0
+        """Bytes read that the connection's window has not been given back yet."""
+        self.going_away = False
+        """We sent GOAWAY: no new streams."""
+        self.closing = False
+        """The client sent GOAWAY: close once its calls are answered."""
+        self.events = selectors.EVENT_READ
+        """What the selector is asked of the socket: to read unless ``output`` is over ``OUTPUT_LIMIT``, to write
+        while there is ``output``."""
 
 
 def _percent_encoded(text: str) -> bytes:
@@ -190,7 +232,7 @@ class Http2Server:
             data = call.method.handler(watch.request, call.context).SerializeToString()
             if data != watch.sent:
                 watch.sent = data
-                self._send_message(watch.connection, watch.stream, call, data)
+                self._send_message(watch.connection, call, data)
                 self._flush(watch.connection)
 
     def stop(self, grace: float) -> None:
@@ -207,10 +249,9 @@ class Http2Server:
             for watch in list(self._watchers):  # a watch never ends by itself: end it now
                 call = watch.connection.calls.get(watch.stream)
                 if call is not None:
-                    self._finish(watch.connection, watch.stream, call, StatusCode.OK, "")
+                    self._finish(watch.connection, call, StatusCode.OK, "")
             for connection in list(self._connections.values()):
-                with contextlib.suppress(h2.exceptions.ProtocolError):  # already closed by the client
-                    connection.h2.close_connection(last_stream_id=connection.h2.highest_inbound_stream_id)
+                self._go_away(connection, frames.NO_ERROR, "")
                 self._flush(connection)
 
         self.call_soon(begin)
@@ -283,8 +324,9 @@ class Http2Server:
         connection.sock.close()
 
     def _flush(self, connection: _Connection) -> None:
-        """Write what ``h2`` has to send; what the socket does not take now waits for it to be writable."""
-        connection.output += connection.h2.data_to_send()
+        """Write what there is to send; what the socket does not take now waits for it to be writable."""
+        if connection.sock not in self._connections:
+            return
         if connection.output:
             try:
                 sent = connection.sock.send(connection.output)
@@ -294,11 +336,18 @@ class Http2Server:
                 self._close(connection)
                 return
             del connection.output[:sent]
-        if bool(connection.output) != connection.waiting and connection.sock in self._connections:
-            connection.waiting = bool(connection.output)
-            self._selector.modify(
-                connection.sock, selectors.EVENT_READ | (selectors.EVENT_WRITE if connection.waiting else 0), None
-            )
+            if not connection.output:
+                for call in list(connection.calls.values()):  # held back by OUTPUT_LIMIT
+                    if call.pending:
+                        self._resume(connection, call)
+        if connection.closing and not connection.calls and not connection.output:
+            self._close(connection)
+            return
+        events = ((selectors.EVENT_READ if len(connection.output) < OUTPUT_LIMIT else 0)
+                  | (selectors.EVENT_WRITE if connection.output else 0))
+        if events != connection.events:
+            connection.events = events
+            self._selector.modify(connection.sock, events, None)
 
     def _receive(self, connection: _Connection) -> None:
         try:
@@ -310,146 +359,317 @@ class Http2Server:
         if not data:
             self._close(connection)
             return
+        connection.input += data
         try:
-            events = connection.h2.receive_data(data)
-        except h2.exceptions.ProtocolError as error:  # the client broke HTTP/2: say why (GOAWAY) and hang up
-            with contextlib.suppress(h2.exceptions.ProtocolError):
-                connection.h2.close_connection(error_code=h2.errors.ErrorCodes.PROTOCOL_ERROR,
-                                               additional_data=str(error).encode()[:256])
+            self._read_frames(connection)
+        except frames.Http2Error as error:  # the client broke HTTP/2: say why (GOAWAY) and hang up
+            self._go_away(connection, error.code, str(error))
             self._flush(connection)
             self._close(connection)
             return
-        for event in events:
-            self._handle(connection, event)
-            if connection.sock not in self._connections:
-                return
         self._flush(connection)
+
+    def _read_frames(self, connection: _Connection) -> None:
+        buffer = connection.input
+        start = 0
+        if not connection.preface:
+            if not frames.PREFACE.startswith(buffer[:len(frames.PREFACE)]):
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "not the HTTP/2 preface")
+            if len(buffer) < len(frames.PREFACE):
+                return
+            connection.preface = True
+            start = len(frames.PREFACE)
+        try:
+            while connection.sock in self._connections:
+                parsed = frames.read_frame(buffer, start)
+                if parsed is None:
+                    return
+                kind, flags, stream, payload, start = parsed
+                self._frame(connection, kind, flags, stream, payload)
+        finally:
+            del buffer[:start]
+
+    # ------------------------------------------------------------------ frames
+
+    def _frame(self, connection: _Connection, kind: int, flags: int, stream: int, payload: bytes) -> None:
+        """Act on one frame (RFC 9113 section 6); what breaks the protocol raises ``Http2Error``. Unknown frame
+        types are ignored, as section 5.5 asks."""
+        if not connection.settled:
+            if kind != frames.SETTINGS or flags & frames.ACK:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "the preface's SETTINGS frame is missing")
+            connection.settled = True
+        if connection.headers.stream or kind in (frames.HEADERS, frames.CONTINUATION):
+            fields = connection.headers.add(kind, flags, stream, payload)
+            if fields is not None:
+                self._request(connection, stream, fields, connection.headers.ends_stream)
+        elif kind == frames.DATA:
+            self._data(connection, flags, stream, payload)
+        elif kind == frames.WINDOW_UPDATE:
+            self._window_update(connection, stream, frames.window_increment(payload))
+        elif kind == frames.SETTINGS:
+            if stream:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "SETTINGS on a stream")
+            if flags & frames.ACK:
+                if payload:
+                    raise frames.Http2Error(frames.FRAME_SIZE_ERROR, "a SETTINGS acknowledgement with a payload")
+            else:
+                self._settings(connection, payload)
+        elif kind == frames.PING:
+            if len(payload) != 8:
+                raise frames.Http2Error(frames.FRAME_SIZE_ERROR, f"a PING frame of {len(payload)} bytes")
+            if stream:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "PING on a stream")
+            if not flags & frames.ACK:
+                connection.output += frames.frame(frames.PING, frames.ACK, 0, payload)
+        elif kind == frames.RST_STREAM:
+            if len(payload) != 4:
+                raise frames.Http2Error(frames.FRAME_SIZE_ERROR, f"a RST_STREAM frame of {len(payload)} bytes")
+            self._opened(connection, stream, "RST_STREAM")
+            call = connection.calls.get(stream)
+            if call is not None:
+                self._forget(connection, call)
+        elif kind == frames.PRIORITY:  # deprecated (section 5.3.2), but still a frame to check
+            if len(payload) != 5:
+                raise frames.Http2Error(frames.FRAME_SIZE_ERROR, f"a PRIORITY frame of {len(payload)} bytes")
+            if not stream:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "PRIORITY on stream 0")
+        elif kind == frames.GOAWAY:
+            if stream or len(payload) < 8:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, "a malformed GOAWAY frame")
+            connection.closing = True
+            if int.from_bytes(payload[4:8], "big") != frames.NO_ERROR:  # the client failed: nothing more is read
+                self._close(connection)
+        elif kind == frames.PUSH_PROMISE:
+            raise frames.Http2Error(frames.PROTOCOL_ERROR, "a client may not push")
+
+    def _opened(self, connection: _Connection, stream: int, kind: str) -> None:
+        """Refuse a frame that needs an opened stream on one that never was (RFC 9113 section 5.1, "idle")."""
+        if not stream or stream > connection.last_stream or not stream % 2:
+            raise frames.Http2Error(frames.PROTOCOL_ERROR, f"{kind} on stream {stream}, which was never opened")
+
+    def _request(self, connection: _Connection, stream: int, headers: list[tuple[bytes, bytes]], ends: bool) -> None:
+        """A header block: a new call's request headers, or the trailers that end the client's side."""
+        opened = connection.calls.get(stream)
+        if opened is not None:
+            if not ends:
+                raise frames.Http2Error(frames.PROTOCOL_ERROR, f"headers inside the request on stream {stream}")
+            opened.ended = True
+            self._answer(connection, opened)
+            return
+        if not stream % 2:
+            raise frames.Http2Error(frames.PROTOCOL_ERROR, f"a client opened stream {stream}, an even one")
+        if stream <= connection.last_stream:
+            return  # a stream already ended; its block is decoded, which is all it was needed for
+        connection.last_stream = stream
+        if connection.going_away or len(connection.calls) >= MAX_STREAMS:
+            connection.output += frames.frame(frames.RST_STREAM, 0, stream, struct.pack(">I", frames.REFUSED_STREAM))
+            return
+        fields = dict(headers)
+        path = fields.get(b":path", b"").decode(errors="replace")
+        call = _Call(stream, self._methods.get(path), Context(_deadline(fields.get(b"grpc-timeout"))),
+                     connection.peer_window, ends)
+        connection.calls[stream] = call
+        if call.method is None:
+            self._finish(connection, call, StatusCode.UNIMPLEMENTED, "Method not found!")
+        elif fields.get(b"content-type", b"").split(b";")[0].split(b"+")[0] != b"application/grpc":
+            self._finish(connection, call, StatusCode.UNKNOWN, "unsupported content-type")
+        elif ends:
+            self._answer(connection, call)
+
+    def _data(self, connection: _Connection, flags: int, stream: int, payload: bytes) -> None:
+        """A DATA frame: counted against both windows whatever becomes of it (section 6.9), kept for its call."""
+        self._opened(connection, stream, "DATA")
+        connection.receive_window -= len(payload)
+        if connection.receive_window < 0:
+            raise frames.Http2Error(frames.FLOW_CONTROL_ERROR, "DATA past the connection's flow-control window")
+        call = connection.calls.get(stream)
+        if call is None:  # a stream that ended: the connection's window is given back, the data dropped
+            self._read(connection, None, len(payload))
+            return
+        call.receive_window -= len(payload)
+        if call.receive_window < 0:
+            raise frames.Http2Error(frames.FLOW_CONTROL_ERROR, f"DATA past stream {stream}'s flow-control window")
+        if call.ended:
+            raise frames.Http2Error(frames.STREAM_CLOSED, f"DATA after the end of stream {stream}")
+        data = frames.unpadded(frames.DATA, flags, payload)
+        if call.trailers is None:
+            self._read(connection, call, len(payload) - len(data))  # the padding; the data once read as messages
+            call.received += data
+        else:  # answered already: whatever else the client sends is dropped
+            self._read(connection, call, len(payload))
+        call.ended = bool(flags & frames.END_STREAM)
+        self._answer(connection, call)
+
+    def _read(self, connection: _Connection, call: _Call | None, size: int) -> None:
+        """Give the windows back for ``size`` bytes read, once half of a window is: a WINDOW_UPDATE per 8 MiB.
+
+        Only bytes read (as messages, padding, or dropped for a call that is over) count: a client that sends
+        requests faster than its answers are taken is held by its windows.
+        """
+        connection.read += size
+        if connection.read >= WINDOW // 2:
+            connection.output += frames.frame(frames.WINDOW_UPDATE, 0, 0, struct.pack(">I", connection.read))
+            connection.receive_window += connection.read
+            connection.read = 0
+        if call is not None and not call.ended:
+            call.read += size
+            if call.read >= WINDOW // 2:
+                connection.output += frames.frame(frames.WINDOW_UPDATE, 0, call.stream, struct.pack(">I", call.read))
+                call.receive_window += call.read
+                call.read = 0
+
+    def _window_update(self, connection: _Connection, stream: int, increment: int) -> None:
+        if not increment:
+            raise frames.Http2Error(frames.PROTOCOL_ERROR, f"a WINDOW_UPDATE of 0 on stream {stream}")
+        if not stream:
+            connection.send_window += increment
+            if connection.send_window > frames.MAX_WINDOW:
+                raise frames.Http2Error(frames.FLOW_CONTROL_ERROR, "the connection's window over 2^31-1")
+            for call in list(connection.calls.values()):
+                if call.pending:
+                    self._resume(connection, call)
+            return
+        opened = connection.calls.get(stream)
+        if opened is not None:
+            opened.send_window += increment
+            if opened.send_window > frames.MAX_WINDOW:
+                raise frames.Http2Error(frames.FLOW_CONTROL_ERROR, f"stream {stream}'s window over 2^31-1")
+            if opened.pending:
+                self._resume(connection, opened)
+
+    def _settings(self, connection: _Connection, payload: bytes) -> None:
+        for key, value in frames.settings(payload):
+            if key == frames.SETTINGS_INITIAL_WINDOW_SIZE:  # moves every open stream's window (section 6.9.2)
+                for call in connection.calls.values():
+                    call.send_window += value - connection.peer_window
+                    if call.send_window > frames.MAX_WINDOW:
+                        raise frames.Http2Error(frames.FLOW_CONTROL_ERROR, f"stream {call.stream}'s window over 2^31-1")
+                connection.peer_window = value
+            elif key == frames.SETTINGS_MAX_FRAME_SIZE:
+                connection.peer_max_frame = value
+            elif key == frames.SETTINGS_HEADER_TABLE_SIZE:
+                connection.encoder.header_table_size = value
+        connection.output += frames.frame(frames.SETTINGS, frames.ACK, 0)
+        for call in list(connection.calls.values()):
+            if call.pending:
+                self._resume(connection, call)
+
+    def _go_away(self, connection: _Connection, code: int, reason: str) -> None:
+        if not connection.going_away or code != frames.NO_ERROR:
+            connection.going_away = True
+            said = struct.pack(">II", connection.last_stream, code) + reason.encode()[:256]
+            connection.output += frames.frame(frames.GOAWAY, 0, 0, said)
+
+    def _send_headers(self, connection: _Connection, stream: int, headers: list[tuple[bytes, bytes]],
+                      end: bool) -> None:
+        """A header block, in CONTINUATION frames after the first if it is longer than the client's frames."""
+        block = connection.encoder.encode(headers)
+        size = connection.peer_max_frame
+        first, block = block[:size], block[size:]
+        last = 0 if block else frames.END_HEADERS
+        connection.output += frames.frame(frames.HEADERS, last | (frames.END_STREAM if end else 0), stream, first)
+        while block:
+            part, block = block[:size], block[size:]
+            connection.output += frames.frame(frames.CONTINUATION, 0 if block else frames.END_HEADERS, stream, part)
 
     # ------------------------------------------------------------------ calls
 
-    def _handle(self, connection: _Connection, event: h2.events.Event) -> None:
-        call: _Call | None
-        if isinstance(event, h2.events.RequestReceived):
-            assert event.stream_id is not None and event.headers is not None
-            fields = {bytes(k): bytes(v) for k, v in event.headers}
-            path = fields.get(b":path", b"").decode(errors="replace")
-            call = _Call(self._methods.get(path), Context(_deadline(fields.get(b"grpc-timeout"))))
-            connection.calls[event.stream_id] = call
-            if call.method is None:
-                self._finish(connection, event.stream_id, call, StatusCode.UNIMPLEMENTED, "Method not found!")
-            elif fields.get(b"content-type", b"").split(b";")[0].split(b"+")[0] != b"application/grpc":
-                self._finish(connection, event.stream_id, call, StatusCode.UNKNOWN, "unsupported content-type")
-        elif isinstance(event, h2.events.DataReceived):
-            assert event.stream_id is not None and event.data is not None
-            connection.h2.acknowledge_received_data(event.flow_controlled_length or 0, event.stream_id)
-            call = connection.calls.get(event.stream_id)
-            if call is not None and call.trailers is None:
-                call.received += event.data
-                self._answer(connection, event.stream_id, call)
-        elif isinstance(event, h2.events.StreamEnded):
-            call = connection.calls.get(event.stream_id or 0)
-            if call is not None and call.trailers is None and call.method is not None:
-                if call.received:
-                    self._finish(connection, event.stream_id or 0, call, StatusCode.INTERNAL,
-                                 "the stream ended inside a message")
-                elif call.method.kind == "stream":
-                    self._finish(connection, event.stream_id or 0, call, StatusCode.OK, "")
-                elif call.method.kind == "unary":
-                    self._finish(connection, event.stream_id or 0, call, StatusCode.INTERNAL,
-                                 "the call ended without a request")
-        elif isinstance(event, h2.events.StreamReset):
-            self._forget(connection, event.stream_id or 0)
-        elif isinstance(event, h2.events.WindowUpdated):
-            streams = list(connection.calls) if not event.stream_id else [event.stream_id]
-            for stream in streams:
-                call = connection.calls.get(stream)
-                if call is not None and (call.pending or call.trailers is not None):
-                    self._drain(connection, stream, call)
-        elif isinstance(event, h2.events.RemoteSettingsChanged):
-            for stream, call in list(connection.calls.items()):
-                if call.pending:
-                    self._drain(connection, stream, call)
-        elif isinstance(event, h2.events.ConnectionTerminated):
-            self._flush(connection)
-            self._close(connection)
-
-    def _answer(self, connection: _Connection, stream: int, call: _Call) -> None:
-        """Call the handler on each whole message read; a unary call's one answer ends it."""
+    def _answer(self, connection: _Connection, call: _Call) -> None:
+        """Call the handler on each whole message read, while the answers go out; a unary call's one answer ends
+        it, and so does the client's end of the stream once its messages are answered."""
         method = call.method
-        assert method is not None
-        while len(call.received) >= 5 and call.trailers is None:
+        if method is None:
+            return
+        while len(call.received) >= 5 and call.trailers is None and not call.pending:
             size = int.from_bytes(call.received[1:5], "big")
             if call.received[0]:
-                self._finish(connection, stream, call, StatusCode.UNIMPLEMENTED, "compressed messages")
+                self._finish(connection, call, StatusCode.UNIMPLEMENTED, "compressed messages")
                 return
             if size > MAX_MESSAGE:
-                self._finish(connection, stream, call, StatusCode.RESOURCE_EXHAUSTED,
+                self._finish(connection, call, StatusCode.RESOURCE_EXHAUSTED,
                              f"Received message larger than max ({size} vs. {MAX_MESSAGE})")
                 return
             if len(call.received) < 5 + size:
-                return
+                break
             data = bytes(call.received[5:5 + size])
             del call.received[:5 + size]
+            self._read(connection, call, 5 + size)
             try:
                 request = method.request.FromString(data)
             except DecodeError:
-                self._finish(connection, stream, call, StatusCode.INTERNAL, "Exception deserializing request!")
+                self._finish(connection, call, StatusCode.INTERNAL, "Exception deserializing request!")
                 return
             try:
                 answer = method.handler(request, call.context)
             except Abort as abort:
-                self._finish(connection, stream, call, abort.code, abort.details)
+                self._finish(connection, call, abort.code, abort.details)
                 return
             except Exception as error:  # as grpcio's server reports a handler's bug
                 traceback.print_exc(file=sys.stderr)
                 doing = "calling application" if method.kind == "unary" else "iterating responses"
-                self._finish(connection, stream, call, StatusCode.UNKNOWN, f"Exception {doing}: {error}")
+                self._finish(connection, call, StatusCode.UNKNOWN, f"Exception {doing}: {error}")
                 return
             if call.context.deadline is not None and time.monotonic() > call.context.deadline:  # the client gave up
-                self._finish(connection, stream, call, StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+                self._finish(connection, call, StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
                 return
             data = answer.SerializeToString()
-            self._send_message(connection, stream, call, data)
+            self._send_message(connection, call, data)
             if method.kind == "unary":
-                self._finish(connection, stream, call, StatusCode.OK, "")
+                self._finish(connection, call, StatusCode.OK, "")
             elif method.kind == "watch":
-                self._watchers.append(_Watch(connection, stream, request, data))
+                self._watchers.append(_Watch(connection, call.stream, request, data))
+        if call.ended and call.trailers is None and not call.pending:
+            if call.received:
+                self._finish(connection, call, StatusCode.INTERNAL, "the stream ended inside a message")
+            elif method.kind == "stream":
+                self._finish(connection, call, StatusCode.OK, "")
+            elif method.kind == "unary":
+                self._finish(connection, call, StatusCode.INTERNAL, "the call ended without a request")
 
-    def _send_message(self, connection: _Connection, stream: int, call: _Call, data: bytes) -> None:
+    def _send_message(self, connection: _Connection, call: _Call, data: bytes) -> None:
         call.pending += prefixed(data)
-        self._drain(connection, stream, call)
+        self._drain(connection, call)
 
-    def _drain(self, connection: _Connection, stream: int, call: _Call) -> None:
+    def _resume(self, connection: _Connection, call: _Call) -> None:
+        """Send what the windows now allow; once all is out, read the requests held back meanwhile."""
+        self._drain(connection, call)
+        if not call.pending and call.trailers is None and connection.calls.get(call.stream) is call:
+            self._answer(connection, call)
+
+    def _drain(self, connection: _Connection, call: _Call) -> None:
         """Send what of the pending bytes the windows allow, and the trailers once all is out."""
-        h2c = connection.h2
-        try:
-            if call.pending and not call.headers_sent:
+        if call.pending and not call.headers_sent:
+            call.headers_sent = True
+            self._send_headers(connection, call.stream, RESPONSE_HEADERS, end=False)
+        offset = 0
+        while offset < len(call.pending) and len(connection.output) < OUTPUT_LIMIT:
+            room = min(connection.send_window, call.send_window, connection.peer_max_frame, len(call.pending) - offset)
+            if room <= 0:
+                break
+            connection.output += frames.frame(frames.DATA, 0, call.stream, call.pending[offset:offset + room])
+            connection.send_window -= room
+            call.send_window -= room
+            offset += room
+        del call.pending[:offset]
+        if call.trailers is not None and not call.pending:
+            if not call.headers_sent:  # trailers-only: the status is all there is to say
                 call.headers_sent = True
-                h2c.send_headers(stream, RESPONSE_HEADERS)
-            while call.pending:
-                room = min(h2c.local_flow_control_window(stream), h2c.max_outbound_frame_size, len(call.pending))
-                if room <= 0:
-                    return
-                h2c.send_data(stream, bytes(call.pending[:room]))
-                del call.pending[:room]
-            if call.trailers is not None:
-                if not call.headers_sent:  # trailers-only: the status is all there is to say
-                    call.headers_sent = True
-                    call.trailers = RESPONSE_HEADERS + call.trailers
-                h2c.send_headers(stream, call.trailers, end_stream=True)
-                self._forget(connection, stream)
-        except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError):  # reset by the client meanwhile
-            self._forget(connection, stream)
+                call.trailers = RESPONSE_HEADERS + call.trailers
+            self._send_headers(connection, call.stream, call.trailers, end=True)
+            self._forget(connection, call)
 
-    def _finish(self, connection: _Connection, stream: int, call: _Call, code: StatusCode, details: str) -> None:
+    def _finish(self, connection: _Connection, call: _Call, code: StatusCode, details: str) -> None:
         """End the call with its status: in trailers after the answers, or alone (trailers-only)."""
         call.trailers = _status_trailers(code, details)
+        self._read(connection, call, len(call.received))
         call.received.clear()
-        self._drain(connection, stream, call)
+        self._drain(connection, call)
 
-    def _forget(self, connection: _Connection, stream: int) -> None:
-        if connection.calls.pop(stream, None) is not None:
-            self._watchers = [w for w in self._watchers if w.connection is not connection or w.stream != stream]
+    def _forget(self, connection: _Connection, call: _Call) -> None:
+        if connection.calls.pop(call.stream, None) is not None:
+            self._read(connection, None, len(call.received))  # held for a call that is gone: the connection's
+            call.received.clear()
+            self._watchers = [w for w in self._watchers if w.connection is not connection or w.stream != call.stream]
 
 
 def listen(address: str) -> list[socket.socket]:

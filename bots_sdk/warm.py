@@ -2,7 +2,7 @@
 
 The worker starts it in a full sandbox ahead of any bot (worker/sandbox/warm.py,
 docs/sandbox.md section 3): what a Python bot spends most of its start on, importing
-protobuf, h2 and the engine, is done here while no match waits. Its stdin is a
+protobuf, hpack and the engine, is done here while no match waits. Its stdin is a
 socket to the worker: it says ``ready`` once imported, then waits for the one line
 that assigns it a bot, ``{"argv": [...], "cwd": "..."}``, the arguments a cold start
 would give ``python`` (``-m bots_sdk.bots NAME`` or ``ENTRY``) and its directory.

@@ -12,7 +12,7 @@
    for Python, if the manifest names ``requirements``, runs the install phase
    (worker/builds/install.py): wheels downloaded on the host, binary only,
    then installed offline inside a bwrap sandbox into a venv that lives at
-   ``/bot/venv`` in the sandbox, seeded with the runtime (grpcio, protobuf, h2,
+   ``/bot/venv`` in the sandbox, seeded with the runtime (grpcio, protobuf, hpack,
    bots_sdk). A bot without requirements gets no venv: it plays on the shared
    runtime (worker/sandbox/runtime.py);
 3. stores the result as ``<store>/<name>/<version>-<hash>/`` holding ``src/``,

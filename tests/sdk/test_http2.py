@@ -25,19 +25,8 @@ from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.bots import make_bot
 from bots_sdk.engine import Reason, Rules
-from bots_sdk.http2 import (
-    DATA,
-    END_HEADERS,
-    END_STREAM,
-    GOAWAY,
-    HEADERS,
-    RST_STREAM,
-    SETTINGS,
-    Http2Stream,
-    StreamError,
-    StreamTimeout,
-    frame,
-)
+from bots_sdk.http2 import Http2Stream, StreamError, StreamTimeout
+from bots_sdk.http2_frames import DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, RST_STREAM, SETTINGS, frame
 from bots_sdk.local import play_game
 from bots_sdk.remote import PLAY_PATH, Limits, RemoteBot
 from bots_sdk.server import grpc_target

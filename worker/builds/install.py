@@ -12,7 +12,7 @@ Two steps, so that no code of any package ever runs with the network on, nor on 
    ``--index-url http://internal-host/``, a URL or a local path (which pip
    would *build* on the host), or ``-r /etc/...``.
 2. **Sandbox, network off:** the venv starts as a copy of the worker's runtime
-   (runtime.py: grpcio, protobuf, h2, bots_sdk; the bot needs them to serve), then
+   (runtime.py: grpcio, protobuf, hpack, bots_sdk; the bot needs them to serve), then
    ``pip install --no-index --find-links /build/wheels`` runs in a dedicated
    bwrap invocation (``install_argv``): a slot uid of the sandbox's pool
    (setpriv, prlimit backstops as for bots), ``--unshare-all --unshare-net``

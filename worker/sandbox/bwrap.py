@@ -15,7 +15,7 @@ log file, in a new session.
 What the bot sees (and nothing else): ``/usr`` and its merged-usr symlinks,
 read-only (with the Debian JDK's configuration, ``/etc/java-*-openjdk``);
 ``/bot/venv``, the runtime (runtime.py: the host's python of the worker's minor
-version plus a read-only copy of grpcio, protobuf, h2 and bots_sdk); ``/bot/src``, a
+version plus a read-only copy of grpcio, protobuf, hpack and bots_sdk); ``/bot/src``, a
 root-owned snapshot of its own folder (layout.py), read-only; ``/run/bot``, its
 socket dir (the only host-backed writable path, pitfall 6: the referee
 ``lstat``s the socket); a 64 MiB private ``/tmp``; fresh ``/proc`` and

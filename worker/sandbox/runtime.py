@@ -7,7 +7,7 @@ How a bot gets its runtime (decided here, see also bwrap.py):
   bind. The worker's own interpreter may live where a slot uid cannot even look
   (pyenv under ``/root``, mode 0700), and ``/usr`` is bound anyway.
 * Its packages are a *copy*, made once per worker start and cached by content:
-  the distributions ``grpcio``, ``protobuf`` and ``h2`` (the SDK's server) with their dependency closure
+  the distributions ``grpcio``, ``protobuf`` and ``hpack`` (the SDK's HTTP/2 headers) with their dependency closure
   (from their installed RECORDs) and the Python files of the installed
   ``bots_sdk`` package with its compiled engine, if built (not its examples, their ``node_modules``, templates or
   caches, so ``npm ci`` in an example changes nothing), all byte-compiled
@@ -46,7 +46,7 @@ from pathlib import Path
 
 import bots_sdk
 
-RUNTIME_DISTRIBUTIONS = ("grpcio", "protobuf", "h2")
+RUNTIME_DISTRIBUTIONS = ("grpcio", "protobuf", "hpack")
 IN_SANDBOX = "/bot/venv"
 
 

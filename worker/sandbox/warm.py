@@ -1,6 +1,6 @@
 """Pooled sandboxes: a Python bot starts in a sandbox made, and a Python whose imports were paid, before it.
 
-A cold start pays the launch chain, the interpreter and the SDK's imports (protobuf, h2,
+A cold start pays the launch chain, the interpreter and the SDK's imports (protobuf, hpack,
 the engine: most of it) while a match waits. A ``WarmPool`` keeps up to ``size`` sandboxes
 started ahead, each a full bwrap sandbox exactly as a cold start's (its own slot uid,
 rlimits, cgroups, seccomp, no network) running the stub of ``bots_sdk/warm.py`` on the

@@ -109,7 +109,7 @@ class Reporting(RandomBot):
 
 
 def test_a_sandboxed_python_bot_serves_on_the_sdks_own_server(bwrap: BwrapSandbox, tmp_path: Path) -> None:
-    """The runtime has what ``serve()``'s HTTP/2 server needs (h2, bots_sdk/http2_server.py), the served bot
+    """The runtime has what ``serve()``'s HTTP/2 server needs (hpack, bots_sdk/http2_server.py), the served bot
     never imported grpc (its Hello names the grpc modules it holds, tests/sdk/test_lean_start.py), and no
     grpc-core endpoint carries the bot's socket (the bot traces grpc-core, tests/sdk/test_transport.py)."""
     spec = write_bot(tmp_path / "traced", "traced", prelude=f"os.environ.update({GRPC_TRACE!r})", body=REPORTS_GRPC,
