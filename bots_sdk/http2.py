@@ -135,7 +135,8 @@ class Http2Stream:
 
     # -------------------------------------------------------------- the call
 
-    def send(self, message: bytes, deadline: float) -> None:
+    def send(self, message: bytes, deadline: float, last: bool = False) -> None:
+        """Write ``message``; with ``last``, the referee's side of the stream ends with it (a unary call's request)."""
         data = memoryview(prefixed(message))
         while data:
             self._raise_failure()
@@ -146,7 +147,7 @@ class Http2Stream:
             chunk, data = data[:room], data[room:]
             self._send_window -= len(chunk)
             self._stream_window -= len(chunk)
-            self._write(frame(DATA, 0, self._stream, bytes(chunk)), deadline)
+            self._write(frame(DATA, END_STREAM if last and not data else 0, self._stream, bytes(chunk)), deadline)
 
     def receive(self, deadline: float) -> bytes:
         """The bot's next message (``StreamEnded``, ``StreamError``, ``StreamTimeout`` if there is none)."""
@@ -177,6 +178,12 @@ class Http2Stream:
             self._sock.sendall(frame(RST_STREAM, 0, self._stream, struct.pack(">I", CANCEL)))
         except OSError:
             pass
+        self._sock.close()
+
+    def close(self) -> None:
+        """Close the connection of a call that has ended (``cancel`` one that has not)."""
+        if self._failure is None:
+            self._failure = StreamError(grpc.StatusCode.CANCELLED, "the call is over")
         self._sock.close()
 
     # -------------------------------------------------------------- frames
@@ -303,3 +310,29 @@ class Http2Stream:
             self._consumed = 0
             self._write(frame(WINDOW_UPDATE, 0, 0, increment) + frame(WINDOW_UPDATE, 0, self._stream, increment),
                         deadline)
+
+
+def unary(target: str, path: str, request: bytes, timeout: float) -> bytes:
+    """One unary call on a connection of its own, answered within ``timeout`` seconds: the health check and Hello.
+
+    Through grpcio they cost a channel, its connection and its threads' hand-offs at every bot start, all
+    before the first game (whose stream is ours anyway). Raises what ``Http2Stream`` raises, ``OSError`` if
+    the bot cannot be reached, and ``StreamError`` INTERNAL for an answer that is not exactly one message.
+    """
+    deadline = time.monotonic() + timeout
+    call = Http2Stream(target, path, timeout)
+    try:
+        call.send(request, deadline, last=True)
+        try:
+            answer = call.receive(deadline)
+        except StreamEnded:
+            raise StreamError(grpc.StatusCode.INTERNAL, "the call ended with no answer") from None
+        try:
+            call.receive(deadline)
+        except StreamEnded:
+            call.close()
+            return answer
+        raise StreamError(grpc.StatusCode.INTERNAL, "more than one answer to a unary call")
+    except BaseException:
+        call.cancel()
+        raise

@@ -14,6 +14,7 @@ calls. Both paths keep the same clock and classify faults the same way.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 import uuid
 
@@ -22,12 +23,12 @@ from google.protobuf.message import DecodeError
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
-from bots_sdk._proto.grpc.health.v1 import health_pb2, health_pb2_grpc
+from bots_sdk._proto.grpc.health.v1 import health_pb2
 from bots_sdk.bot import Bot
 from bots_sdk.convert import action_from_pb, observation_to_pb, outcome_to_pb, rules_to_pb
 from bots_sdk.engine import Action, DurakError, Observation, Outcome, Reason, Rules
 from bots_sdk.faults import BotFault
-from bots_sdk.http2 import Http2Stream, StreamEnded, StreamError, StreamTimeout
+from bots_sdk.http2 import Http2Stream, StreamEnded, StreamError, StreamTimeout, unary
 from bots_sdk.server import SDK_VERSION, SERVICE_NAME, grpc_target
 
 
@@ -47,6 +48,8 @@ class Limits:
 
 ARENA_LIMITS = Limits()
 PLAY_PATH = "/durak.v1.Bot/Play"
+HELLO_PATH = "/durak.v1.Bot/Hello"
+HEALTH_PATH = "/grpc.health.v1.Health/Check"
 
 
 def fault_of(error: grpc.RpcError, limit_s: float) -> BotFault:
@@ -130,16 +133,7 @@ class RemoteBot(Bot):
         self.name = label  # type: ignore[misc]  # replaced by the bot's own name after hello()
         self.version = ""  # type: ignore[misc]
         self.sdk = ""
-        # Short reconnect backoff: the bot's socket appears a moment after its process starts, and
-        # gRPC's default first backoff (1 s) would count against the bot's start time.
         self._target = grpc_target(address)
-        self._channel = grpc.insecure_channel(self._target, options=[
-            ("grpc.initial_reconnect_backoff_ms", 10),
-            ("grpc.min_reconnect_backoff_ms", 10),
-            ("grpc.max_reconnect_backoff_ms", 100),
-        ])
-        self._stub = pb_grpc.BotStub(self._channel)
-        self._health = health_pb2_grpc.HealthStub(self._channel)
         self._game_id = ""
         self._request = pb.ActRequest()
         self._message = pb.RefereeMessage()
@@ -157,38 +151,60 @@ class RemoteBot(Bot):
         started = time.perf_counter()
         deadline = started + timeout
         last = "no answer"
+        request = health_pb2.HealthCheckRequest(service=SERVICE_NAME).SerializeToString()
         while time.perf_counter() < deadline:
             try:
-                reply = self._health.Check(
-                    health_pb2.HealthCheckRequest(service=SERVICE_NAME),
-                    timeout=max(0.05, min(1.0, deadline - time.perf_counter())), wait_for_ready=True,
-                )
+                answer = unary(self._target, HEALTH_PATH, request, max(0.05, min(1.0, deadline - time.perf_counter())))
+                reply = health_pb2.HealthCheckResponse.FromString(answer)
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return time.perf_counter() - started
                 last = f"health says {health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)}"
-            except grpc.RpcError as error:
-                last = f"{error.code().name}: {error.details()}"
-            time.sleep(0.01)
+            except StreamError as error:
+                last = f"{error.code.name}: {error.details}"
+            except (StreamTimeout, TimeoutError):
+                last = "DEADLINE_EXCEEDED: no answer to the health check"
+            except DecodeError:
+                last = "INTERNAL: the health check's answer is not a HealthCheckResponse"
+            except OSError as error:  # not listening yet (a bot started outside a sandbox), or gone
+                last = f"UNAVAILABLE: {error.strerror or error}"
+            time.sleep(0.002)
         raise BotFault(Reason.TIMEOUT, f"not SERVING within {timeout:.1f} s ({last})")
 
     def hello(self) -> pb.HelloResponse:
+        """Ask the bot who it is and whether it plays on the ``Play`` stream (over our own HTTP/2, as the health
+        check: grpcio's channel is made only for a bot that plays with the unary calls)."""
+        limit = self.limits.call_s
+        request = pb.HelloRequest(protocol="durak.v1", referee_version=f"bots_sdk {SDK_VERSION}")
         try:
-            reply: pb.HelloResponse = self._stub.Hello(
-                pb.HelloRequest(protocol="durak.v1", referee_version=f"bots_sdk {SDK_VERSION}"),
-                timeout=self.limits.call_s,
-            )
-        except grpc.RpcError as error:
-            raise fault_of(error, self.limits.call_s) from None
+            reply = pb.HelloResponse.FromString(unary(self._target, HELLO_PATH, request.SerializeToString(), limit))
+        except StreamError as error:
+            raise fault_of_status(error.code, error.details, limit) from None
+        except (StreamTimeout, TimeoutError):
+            raise BotFault(Reason.TIMEOUT, f"no answer within {limit:.1f} s") from None
+        except DecodeError:  # as grpcio reports an answer it cannot parse
+            raise fault_of_status(grpc.StatusCode.INTERNAL, "Exception deserializing response!", limit) from None
+        except OSError as error:
+            raise BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}") from None
         self.name = reply.name or self.name  # type: ignore[misc]
         self.version = reply.version  # type: ignore[misc]
         self.sdk = reply.sdk
         self.play = reply.play
         return reply
 
+    @functools.cached_property
+    def _channel(self) -> grpc.Channel:
+        """grpcio's channel, for the unary game calls of a bot that does not offer the ``Play`` stream."""
+        return grpc.insecure_channel(self._target)
+
+    @functools.cached_property
+    def _stub(self) -> pb_grpc.BotStub:
+        return pb_grpc.BotStub(self._channel)
+
     def close(self) -> None:
         if self._stream is not None:
             self._stream.close()
-        self._channel.close()
+        if "_channel" in self.__dict__:
+            self._channel.close()
 
     # -------------------------------------------------------------- the Bot interface
 

@@ -46,11 +46,22 @@ def test_a_served_python_bot_answers_without_grpc_core(traced: dict[str, str]) -
     assert grpc_endpoints(log) == set(), log[-2000:]
 
 
-def test_the_referee_runs_with_the_experiments_off(traced: dict[str, str]) -> None:
-    """``durak play --grpc``: the referee's ``RemoteBot`` in the command's process (its bots log elsewhere)."""
+def test_the_referee_speaks_to_a_streaming_bot_without_grpc_core(traced: dict[str, str]) -> None:
+    """``durak play --grpc``: the referee's ``RemoteBot`` in the command's process (its bots log elsewhere) checks
+    health, says Hello and plays the stream on its own HTTP/2 (bots_sdk/http2.py): grpc-core carries nothing."""
     done = subprocess.run(
         [str(Path(sys.executable).parent / "durak"), "play", "--grpc", "random", "random", "--games", "1"],
         env=traced, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert grpc_endpoints(done.stderr) == set(), done.stderr[-2000:]
+
+
+def test_the_referee_runs_the_unary_calls_with_the_experiments_off(traced: dict[str, str]) -> None:
+    """``durak check`` plays every other game with the unary calls, on grpcio's channel: iomgr's endpoints."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "durak"), "check", "random"],
+        env=traced, capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert grpc_endpoints(done.stderr) == {"iomgr"}, done.stderr[-2000:]
