@@ -29,6 +29,7 @@ from celery.signals import celeryd_after_setup, worker_process_init, worker_proc
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 from worker.health import SANDBOX_ENV, check, prepare
+from worker.referee.cores import claim_core
 from worker.referee.launch import REFEREES_ENV, close_warm_pools
 from worker.sandbox.runtime import forbid_builds
 
@@ -92,6 +93,13 @@ def _prepare_runtime(sender: Any = None, instance: Any = None, **_: Any) -> None
 def _no_builds_in_tasks(**_: Any) -> None:
     """Pool processes (and a solo worker once it is ready) find the runtime built, or raise ``RuntimeStale``."""
     forbid_builds()
+
+
+@worker_process_init.connect
+def _a_core_of_its_own(**_: Any) -> None:
+    """A pool process takes a core of its own where the host has none to spare (worker/referee/cores.py); the
+    main process, which plays nothing, takes none."""
+    claim_core()
 
 
 @worker_process_shutdown.connect

@@ -1,7 +1,7 @@
 """Referee throughput with sandboxed bots (bubblewrap), one core per worker process.
 
     .venv/bin/python tests/bench/referee_throughput.py [--games G] [--starts N] [--matches M] [--rounds R]
-        [--only games|starts|scaling|fresh ...] [--json] [--smoke]
+        [--scaling-rounds K] [--only games|starts|scaling|fresh ...] [--json] [--smoke]
 
 - ``games_per_s``: two-player ``gentle`` vs ``gentle`` games per second in one worker
   process, both bots sandboxed and served over gRPC (duplicate deals, bots started once).
@@ -18,7 +18,9 @@
   started in a pooled sandbox (worker/sandbox/warm.py), launch to SERVING, alternating with the cold starts;
   ``kill_ms_median``: kill to nothing left.
 - ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
-  than one (2.0 would be perfect on two cores), the matches handed out one at a time.
+  than one (2.0 would be perfect on two cores), the matches handed out one at a time, over
+  ``--scaling-rounds`` rounds of both (their order alternating, so a drift in the machine's
+  speed hits both alike); ``scaling_each_round`` is each round's ratio.
   Beside it where the CPU went: ``cores_one_worker``, the cores one worker keeps busy
   (its referee and its bots, launch chain included; above 1.0 it caps the scaling at
   2 / cores), and ``cpu_ms_per_match`` of the referees and of the bots with one worker
@@ -58,7 +60,8 @@ from bots_sdk.engine import Rules
 from bots_sdk.local import play_game
 from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
-from worker.referee.launch import WARM_POOL_ENV, Launcher, launcher_for
+from worker.referee.cores import claim_core
+from worker.referee.launch import REFEREES_ENV, WARM_POOL_ENV, Launcher, launcher_for
 from worker.referee.match import (
     START_AHEAD_ENV,
     GameResult,
@@ -155,12 +158,15 @@ _launcher: Launcher | None = None
 """The pool process's launcher, self-tested once (``_warm_up``), as a worker process keeps its sandbox."""
 
 
-def _warm_up(ready: threading.Barrier) -> None:
+def _warm_up(ready: threading.Barrier, referees: int) -> None:
     """Import everything, build the runtime and self-test the sandbox before the clock starts; starts ahead
     off (one referee alone would use the second core for them, which is not sharing), as ``auto`` has it for
-    as many referees as cores."""
+    as many referees as cores; a core of its own as a Celery pool process of ``referees`` takes one
+    (worker/referee/cores.py: two on two cores do, one does not)."""
     global _launcher
     os.environ[START_AHEAD_ENV] = "off"
+    os.environ[REFEREES_ENV] = str(referees)
+    claim_core()
     _launcher = launcher_for("bwrap")
     ready.wait()
 
@@ -204,26 +210,33 @@ def host_busy_s() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def scaling(matches: int) -> tuple[float, Batch, Batch]:
+def scaling(matches: int, rounds: int) -> tuple[float, list[float], Batch, Batch]:
     """Seconds for one process to play the batch, divided by the seconds for two processes (what the referees
-    share), and both runs' CPU accounting. The matches are handed out one at a time, as a broker does, so
-    neither process idles while the other plays a longer share. The bots' CPU comes from the sandboxes' parent
-    cgroup, which only this benchmark's bots use under the sandbox lock."""
+    share), over ``rounds`` rounds of both, their order alternating: this machine's speed drifts by more than
+    the effect measured, and a drift between one worker's turn and two workers' would be read as (or hide) a
+    cost of sharing. Returns the ratio of the summed times, each round's ratio, and both sides' summed CPU
+    accounting. The matches are handed out one at a time, as a broker does, so neither process idles while the
+    other plays a longer share. The bots' CPU comes from the sandboxes' parent cgroup, which only this
+    benchmark's bots use under the sandbox lock."""
     specs = [MatchSpec(("gentle", "random"), deals=2, seed=f"batch-{i}").to_dict() for i in range(matches)]
     bots = CgroupManager()
     context = multiprocessing.get_context("spawn")
-    batches = []
-    for workers in (1, 2):  # both through fresh spawned processes, so both pay the same start-up
-        ready = context.Barrier(workers + 1)
-        with context.Pool(workers, initializer=_warm_up, initargs=(ready,)) as pool:
-            ready.wait()
-            bots_before, host_before = bots.cpu_ns(), host_busy_s()
-            began = time.perf_counter()
-            referee = sum(pool.imap_unordered(_play_match, specs, chunksize=1))
-            wall = time.perf_counter() - began
-            batches.append(Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9, host_busy_s() - host_before))
-    one, two = batches
-    return one.wall_s / two.wall_s, one, two
+    batches: dict[int, list[Batch]] = {1: [], 2: []}
+    for round_ in range(rounds):
+        for workers in (1, 2) if round_ % 2 == 0 else (2, 1):  # fresh spawned processes: both pay the same start-up
+            ready = context.Barrier(workers + 1)
+            with context.Pool(workers, initializer=_warm_up, initargs=(ready, workers)) as pool:
+                ready.wait()
+                bots_before, host_before = bots.cpu_ns(), host_busy_s()
+                began = time.perf_counter()
+                referee = sum(pool.imap_unordered(_play_match, specs, chunksize=1))
+                wall = time.perf_counter() - began
+                batches[workers].append(
+                    Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9, host_busy_s() - host_before))
+    one, two = (Batch(*(sum(getattr(b, field.name) for b in batches[n]) for field in dataclasses.fields(Batch)))
+                for n in (1, 2))
+    each = [a.wall_s / b.wall_s for a, b in zip(batches[1], batches[2], strict=True)]
+    return one.wall_s / two.wall_s, each, one, two
 
 
 def play_keeping_bots(spec: MatchSpec, launcher: Launcher, games_clock: list[float] | None = None) -> list[GameResult]:
@@ -292,13 +305,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
     parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
+    parser.add_argument("--scaling-rounds", type=int, default=3,
+                        help="rounds of the scaling batch, one worker and two in each, their order alternating")
     parser.add_argument("--rounds", type=int, default=2, help="matches per side in each fresh-vs-kept comparison")
     parser.add_argument("--only", choices=PARTS, action="append", help="run only this part (repeatable)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="everything once, as small as it goes")
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.starts, args.matches, args.rounds = 2, 1, 2, 1
+        args.games, args.starts, args.matches, args.rounds, args.scaling_rounds = 2, 1, 2, 1, 1
     parts = set(args.only or PARTS)
     # The pool is measured where it is named (its own figures); elsewhere its refills would only add noise.
     os.environ[WARM_POOL_ENV] = "off"
@@ -328,20 +343,23 @@ def main() -> None:
         figures |= {"start_ms_median": round(start_ms), "start_ms_median_pooled": round(pooled_ms),
                     "kill_ms_median": round(kill_ms, 1)}
     if "scaling" in parts:
-        factor, one, two = scaling(args.matches)
-        rows += [("2 workers vs 1, same batch (x)", f"{factor:.2f}"),
+        factor, each, one, two = scaling(args.matches, args.scaling_rounds)
+        matches = args.matches * args.scaling_rounds
+        rows += [("2 workers vs 1, same batches (x)", f"{factor:.2f}"),
+                 ("  each round (x)", " ".join(f"{ratio:.2f}" for ratio in each)),
                  ("cores kept busy by 1 worker (referee + bots)", f"{one.cores:.2f}"),
                  ("  so 2 workers on 2 cores reach at most (x)", f"{min(2.0, 2 / one.cores):.2f}"),
                  ("cores the whole host kept busy, 1 worker", f"{one.host_cores:.2f}"),
                  ("cores the whole host kept busy, 2 workers", f"{two.host_cores:.2f}"),
                  ("CPU per match, 1 worker: referee + bots (ms)",
-                  f"{one.referee_cpu_s / args.matches * 1000:.0f} + {one.bots_cpu_s / args.matches * 1000:.0f}"),
+                  f"{one.referee_cpu_s / matches * 1000:.0f} + {one.bots_cpu_s / matches * 1000:.0f}"),
                  ("CPU per match, 2 workers: referee + bots (ms)",
-                  f"{two.referee_cpu_s / args.matches * 1000:.0f} + {two.bots_cpu_s / args.matches * 1000:.0f}")]
-        figures |= {"scaling_2_workers": round(factor, 2), "cores_one_worker": round(one.cores, 2),
+                  f"{two.referee_cpu_s / matches * 1000:.0f} + {two.bots_cpu_s / matches * 1000:.0f}")]
+        figures |= {"scaling_2_workers": round(factor, 2), "scaling_each_round": [round(ratio, 2) for ratio in each],
+                    "cores_one_worker": round(one.cores, 2),
                     "host_cores": {"1": round(one.host_cores, 2), "2": round(two.host_cores, 2)},
-                    "cpu_ms_per_match": {str(n): {"referee": round(b.referee_cpu_s / args.matches * 1000),
-                                                  "bots": round(b.bots_cpu_s / args.matches * 1000)}
+                    "cpu_ms_per_match": {str(n): {"referee": round(b.referee_cpu_s / matches * 1000),
+                                                  "bots": round(b.bots_cpu_s / matches * 1000)}
                                          for n, b in ((1, one), (2, two))}}
     if "fresh" in parts:
         sandbox = make_sandbox("bwrap")

@@ -35,10 +35,13 @@ def celery_env() -> Iterator[dict[str, str]]:
     client.flushdb()
 
 
-def start_worker(env: dict[str, str], log: Path, queues: str = "referee") -> subprocess.Popen[bytes]:
-    """A real worker process (one prefork child) in its own process group, logging to ``log``."""
+def start_worker(
+    env: dict[str, str], log: Path, queues: str = "referee", concurrency: int = 1
+) -> subprocess.Popen[bytes]:
+    """A real worker process (``concurrency`` prefork children) in its own process group, logging to ``log``."""
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", queues, "--concurrency", "1",
+        [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", queues, "--concurrency",
+         str(concurrency),
          "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
     )
@@ -92,6 +95,36 @@ def test_a_worker_plays_a_match_spec_and_returns_replayable_records(
         assert replay(record).status == "ok"
         assert game["offender"] is None
     assert worker.returncode is not None
+
+
+def cores_allowed(pid: int) -> str:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Cpus_allowed_list:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no Cpus_allowed_list for {pid}")
+
+
+def test_a_referee_worker_with_a_child_per_core_gives_each_a_core_of_its_own(
+    celery_env: dict[str, str], tmp_path: Path
+) -> None:
+    """worker/referee/cores.py in a real worker: as many pool processes as cores, each on its own core, while the
+    main process (which plays nothing) keeps every core."""
+    cores = sorted(os.sched_getaffinity(0))
+    worker = start_worker(celery_env, tmp_path / "worker.log", concurrency=len(cores))
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            children = [int(pid) for pid in Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()]
+            allowed = sorted(cores_allowed(pid) for pid in children)
+            if len(children) == len(cores) and all("," not in a and "-" not in a for a in allowed):
+                break
+            assert time.monotonic() < deadline, (allowed, (tmp_path / "worker.log").read_text()[-3000:])
+            time.sleep(0.2)
+        assert allowed == sorted(str(core) for core in cores)
+        main = cores_allowed(worker.pid)
+        assert main == (str(cores[0]) if len(cores) == 1 else f"{cores[0]}-{cores[-1]}")
+    finally:
+        stop(worker)
 
 
 def bot_processes(marker: str) -> set[int]:

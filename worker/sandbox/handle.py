@@ -158,13 +158,11 @@ class LaunchedBot(SandboxedBot):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(self.pid1, signal.SIGKILL)
             self.thaw()  # a frozen outer bwrap could not reap pid 1; a frozen (v1) task cannot even die
-            with contextlib.suppress(subprocess.TimeoutExpired):  # the outer bwrap exits once it reaped pid 1
-                self.popen.wait(timeout=LAUNCHER_EXIT_S if self.pid1 is not None else 0)
+            # the outer bwrap exits once it reaped pid 1
+            wait_exit(self.popen, LAUNCHER_EXIT_S if self.pid1 is not None else 0)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.popen.pid, signal.SIGKILL)
-            try:
-                self.popen.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            if not wait_exit(self.popen, 5):
                 log.error("sandbox bug: %s slot %d: the launcher %d did not exit", self.backend, self.slot,
                           self.popen.pid)
             if not self.own_uid:
@@ -209,6 +207,25 @@ class LaunchedBot(SandboxedBot):
         if not getattr(self, "killed", True):
             with contextlib.suppress(Exception):
                 self.kill()
+
+
+def wait_exit(popen: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Reap ``popen`` if it exits within ``timeout`` seconds; whether it did.
+
+    Woken by the exit itself (a pidfd), not by ``Popen.wait``'s polling, whose sleeps double from half a
+    millisecond: a kill waited up to twice as long as the exit took, and a referee on a core of its own
+    (worker/referee/cores.py) left the core idle meanwhile."""
+    if popen.poll() is not None:
+        return True
+    try:
+        pidfd = os.pidfd_open(popen.pid)
+    except ProcessLookupError:  # reaped by someone else between the poll and here
+        return popen.poll() is not None
+    try:
+        select.select([pidfd], [], [], timeout)
+    finally:
+        os.close(pidfd)
+    return popen.poll() is not None
 
 
 def read_child_pid(fd: int, timeout: float) -> int:
