@@ -9,7 +9,9 @@ stream at a time needs is spoken (RFC 9113): the settings, flow control both
 ways, PING, RST_STREAM, GOAWAY, headers through ``hpack``, the gRPC message
 framing and status trailers. The frames are read and written through
 bots_sdk/http2_frames.py, as the bot's server (bots_sdk/http2_server.py) does.
-The unary calls, the health check and Hello stay on grpcio (``bots_sdk/remote.py``).
+The health check and Hello are calls of one message each way on the same
+machinery (``unary``); the game calls of a bot that does not offer the stream
+stay on grpcio (``bots_sdk/remote.py``).
 """
 
 from __future__ import annotations
