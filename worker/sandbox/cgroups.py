@@ -94,8 +94,9 @@ def _favor(setting: str, mountinfo: Path, features: Path) -> str:
         return f"off ({FAVOR_DYNMODS_ENV}=off)"
     if not features.exists() or "favordynmods" not in features.read_text().split():
         return "unsupported by this kernel (before Linux 6.0)"
-    # Every option the mount has now goes back in: a remount drops what it is not given (nsdelegate above all).
-    kept = [option for option in mount[5].split(",") + super_options if option not in ("rw", "ro")]
+    # Every option the mount has now goes back in (a read-only one stays so): a remount drops what it is not
+    # given, nsdelegate above all.
+    kept = [option for option in mount[5].split(",") + super_options if option != "rw"]
     result = subprocess.run(["mount", "-o", ",".join(["remount", *dict.fromkeys(kept), "favordynmods"]), target],
                             capture_output=True, text=True, check=False)
     if result.returncode != 0:
