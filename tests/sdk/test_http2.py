@@ -3,7 +3,9 @@
 Against grpcio's server (as the SDK's bots and the C++ kit run): messages larger than every
 window and frame, both ways; an answer over the size limit; a late answer cancelled on the
 bot's side; a server that stops mid-game; a TCP address. Against a raw HTTP/2 peer written
-here: a bot that resets the stream or sends GOAWAY, which grpcio's server does not do at will.
+here: a bot that resets the stream or sends GOAWAY, which grpcio's server does not do at will. And the
+one-message calls the referee checks health and says Hello with (``unary``): answered by grpcio's server,
+refused when a peer answers twice or not at all, timed out when it never ends the call.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.bots import make_bot
 from bots_sdk.engine import Reason, Rules
-from bots_sdk.http2 import Http2Stream, StreamError, StreamTimeout
+from bots_sdk.http2 import Http2Stream, StreamError, StreamTimeout, unary
 from bots_sdk.http2_frames import DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, RST_STREAM, SETTINGS, frame
 from bots_sdk.local import play_game
 from bots_sdk.remote import PLAY_PATH, Limits, RemoteBot
@@ -190,3 +192,44 @@ def test_a_hostile_bot_gets_an_error_not_the_referees_memory_or_an_exception(
     with pytest.raises(StreamError) as error:
         ask(stream, 10, seconds=3.0)
     assert words in error.value.details, error.value.details
+
+
+HEALTH = "/grpc.health.v1.Health/Check"
+OK_HEADERS = hpack.Encoder().encode([(b":status", b"200"), (b"content-type", b"application/grpc")])
+
+
+def message_frame(payload: bytes) -> bytes:
+    return frame(DATA, 0, 1, b"\0" + struct.pack(">I", len(payload)) + payload)
+
+
+def ok_trailers() -> bytes:
+    return hpack.Encoder().encode([(b"grpc-status", b"0")])
+
+
+def test_a_unary_call_is_answered_by_grpcios_server(serve: Callable[..., tuple[grpc.Server, str]]) -> None:
+    """The health check and Hello as the referee makes them (``unary``), to a server as the C++ kit runs one."""
+    _, address = serve(EchoSize())
+    request = pb.HelloRequest(protocol="durak.v1").SerializeToString()
+    reply = pb.HelloResponse.FromString(unary(grpc_target(address), "/durak.v1.Bot/Hello", request, 5.0))
+    assert reply.play
+    with pytest.raises(StreamError) as error:  # a service the server does not have
+        unary(grpc_target(address), HEALTH, b"", 5.0)
+    assert error.value.code == grpc.StatusCode.UNIMPLEMENTED
+
+
+@pytest.mark.parametrize(("answer", "words"), [
+    (frame(HEADERS, END_HEADERS, 1, OK_HEADERS) + message_frame(b"\x08\x01") + message_frame(b"\x08\x01")
+     + frame(HEADERS, END_HEADERS | END_STREAM, 1, ok_trailers()), "more than one answer to a unary call"),
+    (frame(HEADERS, END_HEADERS | END_STREAM, 1, OK_HEADERS + ok_trailers()), "the call ended with no answer"),
+], ids=["two_answers", "no_answer"])
+def test_a_unary_call_with_not_exactly_one_answer_is_an_error(tmp_path: Path, answer: bytes, words: str) -> None:
+    with pytest.raises(StreamError) as error:
+        unary(raw_peer(tmp_path, answer), HEALTH, b"", 3.0)
+    assert error.value.code == grpc.StatusCode.INTERNAL and words in error.value.details
+
+
+def test_a_unary_call_nobody_answers_times_out(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with pytest.raises(StreamTimeout):
+        unary(raw_peer(tmp_path, frame(HEADERS, END_HEADERS, 1, OK_HEADERS)), HEALTH, b"", 0.3)
+    assert time.monotonic() - started < 1.0
