@@ -33,8 +33,9 @@ from tests.e2e.processes import marked
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker" / "compose.yaml"
-DATABASE = "durak_e2e"
-BROKER = "redis://127.0.0.1:6379/13"
+DATABASE = os.environ["DATABASE_URL"].rsplit("/", 1)[1] + "_e2e" if "DATABASE_URL" in os.environ else "durak_e2e"
+"""The stack's own database, named after the run's (``DATABASE_URL``), so two runs on one machine keep apart."""
+BROKER = os.environ.get("ARENA_TEST_BROKER_URL", "redis://127.0.0.1:6379/13")
 SLOT_UIDS = range(61000, 62000)
 
 

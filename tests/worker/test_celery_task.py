@@ -1,4 +1,5 @@
-"""The referee task on a real Celery worker process against the real Redis (database 15)."""
+"""The referee task on a real Celery worker process against the real Redis (database 15, or the run's own
+``ARENA_TEST_BROKER_URL``: docs/development.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bots_sdk.engine.replay import replay
 from tests.e2e.processes import marked
 
 ROOT = Path(__file__).resolve().parents[2]
-BROKER = "redis://127.0.0.1:6379/15"
+BROKER = os.environ.get("ARENA_TEST_BROKER_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture

@@ -26,14 +26,13 @@ from worker.referee.match import MatchSpec
 from worker.sandbox import runtime
 
 ROOT = Path(__file__).resolve().parents[2]
-OWN_BROKER = os.environ.get("ARENA_TEST_BROKER_URL", BROKER)
 
 
 @pytest.fixture
 def celery_env() -> Iterator[dict[str, str]]:
-    client = redis.Redis.from_url(OWN_BROKER)
+    client = redis.Redis.from_url(BROKER)
     client.flushdb()
-    yield referee_env(OWN_BROKER)
+    yield referee_env(BROKER)
     client.flushdb()
 
 
@@ -105,7 +104,7 @@ def test_the_worker_builds_the_runtime_at_start_and_a_task_never_does(
         assert len(built) == 1
         shutil.rmtree(runtime_dir / built[0])  # stale now, as after an SDK upgrade under a running worker
         spec = MatchSpec(("random", "gentle"), deals=1, seed="stale")
-        client = Celery("sender", broker=OWN_BROKER)
+        client = Celery("sender", broker=BROKER)
         client.send_task("worker.tasks.play_match_spec", args=[spec.to_dict(), "bwrap"], queue="referee")
         deadline = time.monotonic() + 30
         while "Retry in" not in log.read_text() and time.monotonic() < deadline:
