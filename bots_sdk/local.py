@@ -21,8 +21,9 @@ from bots_sdk.faults import BotFault
 @dataclasses.dataclass(frozen=True, slots=True)
 class PlayedGame:
     game: Game
-    ms: list[int]
-    """Milliseconds each decision took, in the order of ``game.decisions()``."""
+    ms: list[float]
+    """Milliseconds each decision took, in the order of ``game.decisions()``, as measured (``durak check``
+    reports fractions of one); the record keeps them whole."""
     seats: tuple[SeatInfo, ...]
 
     def record(self) -> GameRecord:
@@ -43,7 +44,7 @@ def play_game(
     game = Game.new(rules, seed)
     if dealer is not None and dealer != game.dealer:
         game = Game.from_deck(rules, game.deck, dealer)
-    ms: list[int] = []
+    ms: list[float] = []
     for seat, bot in enumerate(bots):
         _fault(game, seat, bot.start_game, seat, rules)
         if game.is_over():  # the first bot to fault here is the game's offender
@@ -57,7 +58,7 @@ def play_game(
         action = _fault(game, seat, bots[seat].choose_action, observation)
         if game.is_over():
             break
-        elapsed = round((time.perf_counter() - started) * 1000)
+        elapsed = (time.perf_counter() - started) * 1000
         if not isinstance(action, Action):
             game.forfeit(seat, Reason.PROTOCOL, f"choose_action returned {action!r}, not an Action")
             break

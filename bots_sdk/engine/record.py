@@ -55,13 +55,14 @@ class GameRecord:
 
     @classmethod
     def from_game(
-        cls, game: Game, seats: Sequence[SeatInfo] | None = None, ms: Sequence[int | None] | None = None
+        cls, game: Game, seats: Sequence[SeatInfo] | None = None, ms: Sequence[float | None] | None = None
     ) -> GameRecord:
-        """The record of a finished (or forfeited) game; ``ms`` gives each decision's time."""
+        """The record of a finished (or forfeited) game; ``ms`` gives each decision's time (kept in whole
+        milliseconds, as ``durak-game/1`` has them)."""
         if game.outcome is None:
             raise ValueError("the game is not over: only finished or forfeited games have records")
         decisions = game.decisions()
-        times = list(ms) if ms is not None else [None] * len(decisions)
+        times = [None if t is None else round(t) for t in ms] if ms is not None else [None] * len(decisions)
         if len(times) != len(decisions):
             raise ValueError(f"ms: {len(times)} times for {len(decisions)} decisions")
         if seats is None:

@@ -40,14 +40,14 @@ class PairResult:
 
     index: int
     results: tuple[str, str]
-    strong_ms_max: int
+    strong_ms_max: float
     """The longest decision strong took in the pair (a budget check, not a strength figure)."""
 
 
 def play_pair(index: int, budget_ms: float) -> PairResult:
     """Play pair ``index``: strong in seat 0 then in seat 1, on the deck of seed ``strong-vs-gentle-<index>``."""
     results: list[str] = []
-    longest = 0
+    longest = 0.0
     for strong_seat in (0, 1):
         strong = StrongBot(seed=index, budget_ms=budget_ms)
         gentle = GentleBot(seed=index)
@@ -106,7 +106,7 @@ def summarise(pairs: list[PairResult], budget_ms: float, seconds: float) -> dict
         "pairs_lost": lost,
         "pairs_split": split,
         "pairs_won_of_decided_ci95": list(wilson_interval(won, decided)),
-        "strong_ms_max": max((p.strong_ms_max for p in pairs), default=0),
+        "strong_ms_max": round(max((p.strong_ms_max for p in pairs), default=0.0), 1),
         "seconds": round(seconds, 1),
     }
 
@@ -119,7 +119,7 @@ def print_table(summary: dict[str, Any]) -> None:
         ("draws", f"{summary['draws']} of {games}"),
         ("pairs won / lost / split", f"{summary['pairs_won']} / {summary['pairs_lost']} / {summary['pairs_split']}"),
         ("pairs won of decided", format_rate(summary["pairs_won"], summary["pairs_won"] + summary["pairs_lost"])),
-        ("strong's longest decision", f"{summary['strong_ms_max']} ms (budget {summary['budget_ms']:g} ms)"),
+        ("strong's longest decision", f"{summary['strong_ms_max']:.1f} ms (budget {summary['budget_ms']:g} ms)"),
     ]
     print(f"strong vs gentle, classic 2 players, {summary['pairs']} duplicate pairs ({games} games), "
           f"{summary['seconds']:.0f} s")
