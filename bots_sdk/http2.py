@@ -36,6 +36,7 @@ from bots_sdk.http2_frames import (
     END_STREAM,
     GOAWAY,
     HEADERS,
+    MAX_FRAME,
     PING,
     PREFACE,
     PUSH_PROMISE,
@@ -48,7 +49,9 @@ from bots_sdk.http2_frames import (
     HeaderBlock,
     Http2Error,
     frame,
+    goaway,
     read_frame,
+    reset_code,
     settings,
     unpadded,
     window_increment,
@@ -113,7 +116,7 @@ class Http2Stream:
         self._headers: list[tuple[str, str]] = []
         self._send_window = self._stream_window = DEFAULT_WINDOW
         self._peer_initial_window = DEFAULT_WINDOW
-        self._max_frame = 16384
+        self._max_frame = MAX_FRAME
         self._window_left = WINDOW
         self._consumed = 0
         self._stream = 1
@@ -279,13 +282,13 @@ class Http2Stream:
             elif stream == self._stream:
                 self._stream_window += increment
         elif kind == RST_STREAM:
+            code = reset_code(payload)
             if stream == self._stream:
-                code = int.from_bytes(payload[:4], "big")
                 self._fail(StreamError(grpc.StatusCode.INTERNAL, f"the bot reset the stream (HTTP/2 error {code})"))
         elif kind == GOAWAY:
-            last, code = struct.unpack(">II", payload[:8])
-            if last & 0x7FFFFFFF < self._stream or code:
-                said = payload[8:].decode(errors="replace")
+            last, code, debug = goaway(stream, payload)
+            if last < self._stream or code:
+                said = debug.decode(errors="replace")
                 self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, f"the bot went away (HTTP/2 error {code}) {said}"))
         elif kind == PUSH_PROMISE:
             self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot pushed, which was not enabled"))

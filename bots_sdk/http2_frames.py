@@ -98,6 +98,21 @@ def window_increment(payload: bytes) -> int:
     return int.from_bytes(payload, "big") & 0x7FFFFFFF
 
 
+def reset_code(payload: bytes) -> int:
+    """A RST_STREAM frame's error code."""
+    if len(payload) != 4:
+        raise Http2Error(FRAME_SIZE_ERROR, f"a RST_STREAM frame of {len(payload)} bytes")
+    return int.from_bytes(payload, "big")
+
+
+def goaway(stream: int, payload: bytes) -> tuple[int, int, bytes]:
+    """A GOAWAY frame's last stream, error code and debug data."""
+    if stream or len(payload) < 8:
+        raise Http2Error(PROTOCOL_ERROR, "a malformed GOAWAY frame")
+    last, code = struct.unpack_from(">II", payload)
+    return last & 0x7FFFFFFF, code, payload[8:]
+
+
 class HeaderBlock:
     """Gathers a header block from a HEADERS frame and its CONTINUATION frames, and decodes it.
 

@@ -422,8 +422,7 @@ class Http2Server:
             if not flags & frames.ACK:
                 connection.output += frames.frame(frames.PING, frames.ACK, 0, payload)
         elif kind == frames.RST_STREAM:
-            if len(payload) != 4:
-                raise frames.Http2Error(frames.FRAME_SIZE_ERROR, f"a RST_STREAM frame of {len(payload)} bytes")
+            frames.reset_code(payload)
             self._opened(connection, stream, "RST_STREAM")
             call = connection.calls.get(stream)
             if call is not None:
@@ -434,10 +433,8 @@ class Http2Server:
             if not stream:
                 raise frames.Http2Error(frames.PROTOCOL_ERROR, "PRIORITY on stream 0")
         elif kind == frames.GOAWAY:
-            if stream or len(payload) < 8:
-                raise frames.Http2Error(frames.PROTOCOL_ERROR, "a malformed GOAWAY frame")
             connection.closing = True
-            if int.from_bytes(payload[4:8], "big") != frames.NO_ERROR:  # the client failed: nothing more is read
+            if frames.goaway(stream, payload)[1] != frames.NO_ERROR:  # the client failed: nothing more is read
                 self._close(connection)
         elif kind == frames.PUSH_PROMISE:
             raise frames.Http2Error(frames.PROTOCOL_ERROR, "a client may not push")

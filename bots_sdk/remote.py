@@ -67,6 +67,23 @@ def fault_of_status(code: grpc.StatusCode, details: str, limit_s: float) -> BotF
     return BotFault(Reason.PROTOCOL, f"bot answered {code.name}: {details}")
 
 
+CALL_ERRORS = (StreamTimeout, StreamError, DecodeError, OSError)
+"""How a call on our own HTTP/2 (bots_sdk/http2.py) fails, short of the bot ending it (``StreamEnded``)."""
+
+
+def fault_of_call(error: Exception, limit_s: float) -> BotFault:
+    """The fault a call on our own HTTP/2 ended with (one of ``CALL_ERRORS``), as ``fault_of`` for grpcio's."""
+    if isinstance(error, StreamTimeout | TimeoutError):
+        return BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s")
+    if isinstance(error, StreamError):
+        return fault_of_status(error.code, error.details, limit_s)
+    if isinstance(error, DecodeError):  # as grpcio reports an answer it cannot parse
+        return fault_of_status(grpc.StatusCode.INTERNAL, "Exception deserializing response!", limit_s)
+    if isinstance(error, OSError):
+        return BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}")
+    raise TypeError(f"not a call's failure: {error!r}")
+
+
 class _GameStream:
     """One game's ``Play`` stream: each referee message is sent, then its answer read under a deadline.
 
@@ -81,7 +98,7 @@ class _GameStream:
         except TimeoutError:
             raise BotFault(Reason.TIMEOUT, f"no connection within {connect_s:.1f} s") from None
         except OSError as error:
-            raise BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}") from None
+            raise fault_of_call(error, connect_s) from None
         self.open = True
 
     def ask(self, message: pb.RefereeMessage, answer: str, limit_s: float) -> pb.BotMessage:
@@ -93,15 +110,9 @@ class _GameStream:
         except StreamEnded:
             self.close()
             raise BotFault(Reason.PROTOCOL, f"the bot ended the stream instead of answering {answer!r}") from None
-        except StreamTimeout:
+        except CALL_ERRORS as error:
             self.close()
-            raise BotFault(Reason.TIMEOUT, f"no answer within {limit_s:.1f} s") from None
-        except StreamError as error:
-            self.close()
-            raise fault_of_status(error.code, error.details, limit_s) from None
-        except DecodeError:  # as grpcio reports an answer it cannot parse
-            self.close()
-            raise fault_of_status(grpc.StatusCode.INTERNAL, "Exception deserializing response!", limit_s) from None
+            raise fault_of_call(error, limit_s) from None
         if reply.WhichOneof("message") != answer:
             self.close()
             raise BotFault(
@@ -177,14 +188,8 @@ class RemoteBot(Bot):
         request = pb.HelloRequest(protocol="durak.v1", referee_version=f"bots_sdk {SDK_VERSION}")
         try:
             reply = pb.HelloResponse.FromString(unary(self._target, HELLO_PATH, request.SerializeToString(), limit))
-        except StreamError as error:
-            raise fault_of_status(error.code, error.details, limit) from None
-        except (StreamTimeout, TimeoutError):
-            raise BotFault(Reason.TIMEOUT, f"no answer within {limit:.1f} s") from None
-        except DecodeError:  # as grpcio reports an answer it cannot parse
-            raise fault_of_status(grpc.StatusCode.INTERNAL, "Exception deserializing response!", limit) from None
-        except OSError as error:
-            raise BotFault(Reason.CRASH, f"bot unreachable (unavailable): {error.strerror or error}") from None
+        except CALL_ERRORS as error:
+            raise fault_of_call(error, limit) from None
         self.name = reply.name or self.name  # type: ignore[misc]
         self.version = reply.version  # type: ignore[misc]
         self.sdk = reply.sdk

@@ -184,7 +184,9 @@ TRAILERS = hpack.Encoder().encode([(b":status", b"200"), (b"grpc-status", b"13")
     (frame(DATA, 0, 1, b"\0" * 20000), "a frame of 20000 bytes"),
     (frame(DATA, 0, 3, b"\0" * 16384) * 1025, "past its flow-control window"),
     (frame(HEADERS, 0, 1, b"") + frame(9, 0, 1, b"\0" * 16384) * 5, "headers over"),
-], ids=["not_utf8", "frame_too_large", "data_on_another_stream", "endless_headers"])
+    (frame(GOAWAY, 0, 0, b"\0\0"), "a malformed GOAWAY frame"),
+    (frame(RST_STREAM, 0, 1, b"\0"), "a RST_STREAM frame of 1 bytes"),
+], ids=["not_utf8", "frame_too_large", "data_on_another_stream", "endless_headers", "short_goaway", "short_reset"])
 def test_a_hostile_bot_gets_an_error_not_the_referees_memory_or_an_exception(
     tmp_path: Path, answer: bytes, words: str,
 ) -> None:
