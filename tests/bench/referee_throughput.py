@@ -60,6 +60,7 @@ from bots_sdk.engine import Rules
 from bots_sdk.local import play_game
 from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
+from worker.health import prepare
 from worker.referee.cores import claim_core
 from worker.referee.launch import REFEREES_ENV, WARM_POOL_ENV, Launcher, launcher_for
 from worker.referee.match import (
@@ -315,6 +316,11 @@ def main() -> None:
     if args.smoke:
         args.games, args.starts, args.matches, args.rounds, args.scaling_rounds = 2, 1, 2, 1, 1
     parts = set(args.only or PARTS)
+    # As a worker does at start, in the main process: a pool process is daemonic and cannot build the runtime
+    # (compileall forks), and one whose initializer fails is replaced for ever.
+    problem = prepare("bwrap")
+    if problem:
+        raise SystemExit(problem)
     # The pool is measured where it is named (its own figures); elsewhere its refills would only add noise.
     os.environ[WARM_POOL_ENV] = "off"
     rows: list[tuple[str, str]] = []
