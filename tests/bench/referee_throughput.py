@@ -17,10 +17,20 @@
 - ``start_ms_median``: sandbox start to SERVING (a cold start); ``start_ms_median_pooled``: the same bot
   started in a pooled sandbox (worker/sandbox/warm.py), launch to SERVING, alternating with the cold starts;
   ``kill_ms_median``: kill to nothing left.
-- ``scaling_2_workers``: how much faster two worker processes finish a batch of matches
-  than one (2.0 would be perfect on two cores), the matches handed out one at a time, over
-  ``--scaling-rounds`` rounds of both (their order alternating, so a drift in the machine's
+- ``scaling_2_workers``: how many matches per second two referee processes play against one, each on a core
+  of its own as two referees on two cores are (worker/referee/cores.py; 2.0 would be perfect), counted while
+  every referee had a match to play: from the batch's start to the moment its last match was handed out (a match
+  running across that moment counts for the part played before it). The matches are handed out one at a time,
+  as a broker does, and they differ in length; what a finite batch adds after that moment, one referee finishing
+  its last match while the other has none left, is no cost of sharing and is the batch's own:
+  ``scaling_2_workers_batch`` is the ratio of the whole batches' wall times, that tail included (half a match
+  on average, so the fewer the matches, the lower). The same two processes, started once, play ``--scaling-rounds``
+  rounds of both (one of them alone in one worker's turn; the order alternating, so a drift in the machine's
   speed hits both alike); ``scaling_each_round`` is each round's ratio.
+  ``scaling_2_workers_cpu_bound`` is the machine's own ceiling, measured in the same rounds by the same
+  processes and dispatch: pure Python arithmetic that shares nothing, neither memory nor the kernel. On a
+  virtual machine it is below 2 and drifts from run to run (the host's other guests); the referee's figure
+  is to be read against it.
   Beside it where the CPU went: ``cores_one_worker``, the cores one worker keeps busy
   (its referee and its bots, launch chain included; above 1.0 it caps the scaling at
   2 / cores), and ``cpu_ms_per_match`` of the referees and of the bots with one worker
@@ -49,9 +59,10 @@ import multiprocessing
 import os
 import resource
 import statistics
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import TypeVar
 
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import make_bot
@@ -155,43 +166,89 @@ def start_and_kill(starts: int) -> tuple[float, float, float]:
     return statistics.median(start_ms["cold"]), statistics.median(start_ms["pooled"]), statistics.median(kill_ms)
 
 
+T = TypeVar("T")
+
+REFEREES = 2
+"""The scaling batch's referee processes: two, each on a core of its own, one of them alone in half the turns."""
+
+
 _launcher: Launcher | None = None
 """The pool process's launcher, self-tested once (``_warm_up``), as a worker process keeps its sandbox."""
 
 
-def _warm_up(ready: threading.Barrier, referees: int) -> None:
+def _warm_up() -> None:
     """Import everything, build the runtime and self-test the sandbox before the clock starts; starts ahead
-    off (one referee alone would use the second core for them, which is not sharing), as ``auto`` has it for
-    as many referees as cores; a core of its own as a Celery pool process of ``referees`` takes one
-    (worker/referee/cores.py: two on two cores do, one does not)."""
+    off (a referee alone would use the other core for them, which is not sharing), and a core of its own as a
+    Celery pool process of two referees takes one where the host has no core to spare (worker/referee/cores.py)."""
     global _launcher
     os.environ[START_AHEAD_ENV] = "off"
-    os.environ[REFEREES_ENV] = str(referees)
+    os.environ[REFEREES_ENV] = str(REFEREES)
     claim_core()
     _launcher = launcher_for("bwrap")
-    ready.wait()
 
 
-def _play_match(spec: dict[str, object]) -> float:
-    """Play one match of the batch; returns the CPU seconds this referee process spent on it (all its threads)."""
+@dataclasses.dataclass(frozen=True)
+class Played:
+    """One match of the batch as its referee process saw it: its CPU seconds and when it ran (``time.monotonic``,
+    one clock for every process of the host)."""
+
+    cpu_s: float
+    began: float
+    ended: float
+
+
+def _play_match(spec: dict[str, object]) -> Played:
+    """Play one match of the batch in this pool process."""
     assert _launcher is not None, "the pool's initializer sets the launcher"
-    before = resource.getrusage(resource.RUSAGE_SELF)
+    before, began = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
     play_spec(MatchSpec.from_dict(spec), _launcher)
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    after, ended = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    return Played(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, began, ended)
+
+
+SPIN_STEPS = 3_000_000
+"""One unit of the scaling batch's CPU-bound twin, two units for each match: pure Python arithmetic, about half
+a match's time here."""
+
+
+def _spin(steps: int) -> Played:
+    """Work that shares nothing with the other process, neither memory nor the kernel: what two cores of this
+    machine give two processes at best, measured with the same dispatch as the matches."""
+    before, began = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    total = 0
+    for step in range(steps):
+        total += step * step % 7
+    after, ended = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    return Played(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, began, ended)
+
+
+def matches_while_busy(began: float, played: list[Played]) -> tuple[float, float]:
+    """The matches played from ``began`` until the last match was handed out, while every worker had one to play,
+    and that span's seconds: a match across its end counts for the share of its time before it."""
+    until = max(match.began for match in played)
+    done = sum(max(0.0, min(match.ended, until) - match.began) / (match.ended - match.began) for match in played)
+    return done, until - began
 
 
 @dataclasses.dataclass(frozen=True)
 class Batch:
-    """One run of the scaling batch: its wall time and where the CPU went (referees, bots), in seconds."""
+    """One run of the scaling batch: its wall time, the part of it while no worker had run out of matches, and
+    where the CPU went (referees, bots), in seconds."""
 
     wall_s: float
+    busy_matches: float
+    busy_s: float
     referee_cpu_s: float
     bots_cpu_s: float
     """The bots' cgroups, launch chain (setpriv, prlimit, bwrap) included: everything after the launcher joins."""
     host_cpu_s: float
     """Every core's busy time over the batch (``/proc/stat``): beyond the two above, the kernel's own threads
     (a namespace torn down after its sandbox exits) and whatever else the host runs."""
+
+    @property
+    def busy_rate(self) -> float:
+        """Matches per second while every worker had a match to play."""
+        return self.busy_matches / self.busy_s
 
     @property
     def cores(self) -> float:
@@ -211,33 +268,74 @@ def host_busy_s() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def scaling(matches: int, rounds: int) -> tuple[float, list[float], Batch, Batch]:
-    """Seconds for one process to play the batch, divided by the seconds for two processes (what the referees
-    share), over ``rounds`` rounds of both, their order alternating: this machine's speed drifts by more than
-    the effect measured, and a drift between one worker's turn and two workers' would be read as (or hide) a
-    cost of sharing. Returns the ratio of the summed times, each round's ratio, and both sides' summed CPU
-    accounting. The matches are handed out one at a time, as a broker does, so neither process idles while the
-    other plays a longer share. The bots' CPU comes from the sandboxes' parent cgroup, which only this
-    benchmark's bots use under the sandbox lock."""
+@dataclasses.dataclass(frozen=True)
+class Scaling:
+    """Two workers against one over the rounds of the scaling batch (``scaling``)."""
+
+    factor: float
+    """Matches per second while every worker had one to play, two workers over one, over all rounds."""
+    batch_factor: float
+    """The whole batches' wall times, one worker's over two workers', the tail of each batch included."""
+    each_round: list[float]
+    cpu_bound: float
+    """The same for ``_spin``, played in the same rounds by the same processes: this machine's own ceiling."""
+    one: Batch
+    two: Batch
+    """Each side's rounds of matches summed."""
+
+
+def play_batch(referees: list[ProcessPoolExecutor], work: Callable[[T], Played], items: list[T],
+               bots: CgroupManager) -> Batch:
+    """Run ``work`` on each of ``items`` on ``referees``, handed out one at a time as a broker hands out matches:
+    a referee takes the next when it has finished one, so none idles while any are left."""
+    waiting = iter(items)
+    bots_before, host_before, began = bots.cpu_ns(), host_busy_s(), time.monotonic()
+    running = {referee.submit(work, item): referee for referee, item in zip(referees, waiting)}
+    played: list[Played] = []
+    while running:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            referee = running.pop(future)
+            played.append(future.result())
+            if (item := next(waiting, None)) is not None:
+                running[referee.submit(work, item)] = referee
+    wall = time.monotonic() - began
+    return Batch(wall, *matches_while_busy(began, played), sum(match.cpu_s for match in played),
+                 (bots.cpu_ns() - bots_before) / 1e9, host_busy_s() - host_before)
+
+
+def summed(batches: list[Batch]) -> Batch:
+    """Rounds of a batch added up."""
+    return Batch(*(sum(getattr(b, field.name) for b in batches) for field in dataclasses.fields(Batch)))
+
+
+def scaling(matches: int, rounds: int) -> Scaling:
+    """One referee process against two on the same batch of matches, over ``rounds`` rounds of both, their order
+    alternating: this machine's speed drifts by more than the effect measured, and a drift between one worker's
+    turn and two workers' would be read as (or hide) a cost of sharing. The same two processes, started and
+    warmed up once, play every turn (one of them alone in one worker's), so the rounds cost no start-up and can
+    be many. The bots' CPU comes from the sandboxes' parent cgroup, which only this benchmark's bots use under
+    the sandbox lock."""
     specs = [MatchSpec(("gentle", "random"), deals=2, seed=f"batch-{i}").to_dict() for i in range(matches)]
+    spins = [SPIN_STEPS] * 2 * matches
     bots = CgroupManager()
     context = multiprocessing.get_context("spawn")
-    batches: dict[int, list[Batch]] = {1: [], 2: []}
-    for round_ in range(rounds):
-        for workers in (1, 2) if round_ % 2 == 0 else (2, 1):  # fresh spawned processes: both pay the same start-up
-            ready = context.Barrier(workers + 1)
-            with context.Pool(workers, initializer=_warm_up, initargs=(ready, workers)) as pool:
-                ready.wait()
-                bots_before, host_before = bots.cpu_ns(), host_busy_s()
-                began = time.perf_counter()
-                referee = sum(pool.imap_unordered(_play_match, specs, chunksize=1))
-                wall = time.perf_counter() - began
-                batches[workers].append(
-                    Batch(wall, referee, (bots.cpu_ns() - bots_before) / 1e9, host_busy_s() - host_before))
-    one, two = (Batch(*(sum(getattr(b, field.name) for b in batches[n]) for field in dataclasses.fields(Batch)))
-                for n in (1, 2))
-    each = [a.wall_s / b.wall_s for a, b in zip(batches[1], batches[2], strict=True)]
-    return one.wall_s / two.wall_s, each, one, two
+    referees = [ProcessPoolExecutor(1, mp_context=context, initializer=_warm_up) for _ in range(REFEREES)]
+    batches: dict[tuple[str, int], list[Batch]] = {(kind, n): [] for kind in ("matches", "spins") for n in (1, 2)}
+    try:
+        for started in [referee.submit(os.getpid) for referee in referees]:
+            started.result()
+        for round_ in range(rounds):
+            for workers in (1, 2) if round_ % 2 == 0 else (2, 1):
+                batches["matches", workers].append(play_batch(referees[:workers], _play_match, specs, bots))
+                batches["spins", workers].append(play_batch(referees[:workers], _spin, spins, bots))
+    finally:
+        for referee in referees:
+            referee.shutdown(cancel_futures=True)
+    one, two = summed(batches["matches", 1]), summed(batches["matches", 2])
+    each = [b.busy_rate / a.busy_rate for a, b in zip(batches["matches", 1], batches["matches", 2], strict=True)]
+    cpu_bound = summed(batches["spins", 2]).busy_rate / summed(batches["spins", 1]).busy_rate
+    return Scaling(two.busy_rate / one.busy_rate, one.wall_s / two.wall_s, each, cpu_bound, one, two)
 
 
 def play_keeping_bots(spec: MatchSpec, launcher: Launcher, games_clock: list[float] | None = None) -> list[GameResult]:
@@ -297,6 +395,9 @@ def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int, pool: WarmPool
     return fresh, pooled, kept
 
 
+MIN_MATCHES = 4
+"""The smallest scaling batch: with two matches per worker the span while both are busy is a match long."""
+
 PARTS = ("games", "starts", "scaling", "fresh")
 """What ``--only`` can pick: sandboxed games and overhead, start and kill, the scaling batch, fresh vs kept."""
 
@@ -305,8 +406,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--starts", type=int, default=15)
-    parser.add_argument("--matches", type=int, default=8, help="matches in the scaling batch")
-    parser.add_argument("--scaling-rounds", type=int, default=3,
+    parser.add_argument("--matches", type=int, default=8,
+                        help=f"matches in the scaling batch (at least {MIN_MATCHES})")
+    parser.add_argument("--scaling-rounds", type=int, default=10,
                         help="rounds of the scaling batch, one worker and two in each, their order alternating")
     parser.add_argument("--rounds", type=int, default=2, help="matches per side in each fresh-vs-kept comparison")
     parser.add_argument("--only", choices=PARTS, action="append", help="run only this part (repeatable)")
@@ -314,7 +416,10 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="everything once, as small as it goes")
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.starts, args.matches, args.rounds, args.scaling_rounds = 2, 1, 2, 1, 1
+        args.games, args.starts, args.matches, args.rounds, args.scaling_rounds = 2, 1, MIN_MATCHES, 1, 1
+    if args.matches < MIN_MATCHES:
+        parser.error(f"--matches {args.matches}: the scaling batch needs at least {MIN_MATCHES}, two per worker, "
+                     "so that both workers are busy before its last match is handed out")
     parts = set(args.only or PARTS)
     # As a worker does at start, in the main process: a pool process is daemonic and cannot build the runtime
     # (compileall forks), and one whose initializer fails is replaced for ever.
@@ -349,10 +454,13 @@ def main() -> None:
         figures |= {"start_ms_median": round(start_ms), "start_ms_median_pooled": round(pooled_ms),
                     "kill_ms_median": round(kill_ms, 1)}
     if "scaling" in parts:
-        factor, each, one, two = scaling(args.matches, args.scaling_rounds)
+        measured = scaling(args.matches, args.scaling_rounds)
+        one, two = measured.one, measured.two
         matches = args.matches * args.scaling_rounds
-        rows += [("2 workers vs 1, same batches (x)", f"{factor:.2f}"),
-                 ("  each round (x)", " ".join(f"{ratio:.2f}" for ratio in each)),
+        rows += [("2 workers vs 1, matches/s while both busy (x)", f"{measured.factor:.2f}"),
+                 ("  each round (x)", " ".join(f"{ratio:.2f}" for ratio in measured.each_round)),
+                 ("  whole batches, their tails included (x)", f"{measured.batch_factor:.2f}"),
+                 ("  pure CPU work, same rounds: the machine's ceiling (x)", f"{measured.cpu_bound:.2f}"),
                  ("cores kept busy by 1 worker (referee + bots)", f"{one.cores:.2f}"),
                  ("  so 2 workers on 2 cores reach at most (x)", f"{min(2.0, 2 / one.cores):.2f}"),
                  ("cores the whole host kept busy, 1 worker", f"{one.host_cores:.2f}"),
@@ -361,7 +469,10 @@ def main() -> None:
                   f"{one.referee_cpu_s / matches * 1000:.0f} + {one.bots_cpu_s / matches * 1000:.0f}"),
                  ("CPU per match, 2 workers: referee + bots (ms)",
                   f"{two.referee_cpu_s / matches * 1000:.0f} + {two.bots_cpu_s / matches * 1000:.0f}")]
-        figures |= {"scaling_2_workers": round(factor, 2), "scaling_each_round": [round(ratio, 2) for ratio in each],
+        figures |= {"scaling_2_workers": round(measured.factor, 2),
+                    "scaling_each_round": [round(ratio, 2) for ratio in measured.each_round],
+                    "scaling_2_workers_batch": round(measured.batch_factor, 2),
+                    "scaling_2_workers_cpu_bound": round(measured.cpu_bound, 2),
                     "cores_one_worker": round(one.cores, 2),
                     "host_cores": {"1": round(one.host_cores, 2), "2": round(two.host_cores, 2)},
                     "cpu_ms_per_match": {str(n): {"referee": round(b.referee_cpu_s / matches * 1000),
