@@ -68,6 +68,29 @@ def database_ready(url: str) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+def arena_ready(database: str, broker: str) -> None:
+    """The bench's own arena, Django set up on it: its PostgreSQL database created and migrated, its Redis
+    database flushed, no matches, the reference bots random and gentle active (strong retired: it is slow)."""
+    database_ready(database)
+    os.environ.update(DATABASE_URL=database, ARENA_TEST_BROKER_URL=broker,
+                      DJANGO_SETTINGS_MODULE="tests.django_settings")
+    import django
+    import redis
+
+    django.setup()
+    from django.core.management import call_command
+
+    from arena.bots.models import BotVersion
+    from arena.bots.services import reference_versions_ensure
+    from arena.matches.models import Match
+
+    call_command("migrate", verbosity=0)
+    redis.Redis.from_url(broker).flushdb()
+    Match.objects.all().delete()
+    reference_versions_ensure()
+    BotVersion.objects.filter(reference="strong").update(status=BotVersion.Status.RETIRED)
+
+
 def ticker(tick_s: float) -> Callable[[], None]:
     """One beat tick: the matchmaking pass and the reaper, as their periodic tasks run them."""
     from arena.matchmaking.services import matchmaking_pass
@@ -97,13 +120,23 @@ def wait(condition: Callable[[], datetime | None], tick: Callable[[], None], tim
     raise SystemExit(f"recovery bench: nothing happened within {timeout:.0f} s")
 
 
-def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def start_worker(env: dict[str, str], log: Path, concurrency: int = 1) -> subprocess.Popen[bytes]:
+    """A real Celery worker on the queues the compose file's ``worker`` takes, in its own process group."""
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "worker.celery", "worker", "-Q", "referee,default", "--concurrency",
-         "1", "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+         str(concurrency), "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
          "--without-heartbeat"], cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+
+
+def wait_ready(worker: subprocess.Popen[bytes], log: Path, bench: str) -> None:
+    """Until the worker logs that it is ready; exits with its log if it dies or takes two minutes."""
+    ready = time.monotonic() + 120
+    while "ready." not in log.read_text():
+        if worker.poll() is not None or time.monotonic() > ready:
+            raise SystemExit(f"{bench} bench: the worker did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
 
 
 def measure(args: argparse.Namespace, scratch: Path) -> Figures:
@@ -121,11 +154,7 @@ def measure(args: argparse.Namespace, scratch: Path) -> Figures:
     log = scratch / "worker.log"
     worker = start_worker(env, log)
     try:
-        ready = time.monotonic() + 120
-        while "ready." not in log.read_text():
-            if worker.poll() is not None or time.monotonic() > ready:
-                raise SystemExit(f"recovery bench: the worker did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
+        wait_ready(worker, log, "recovery")
         shutil.rmtree(runtime)  # every match this worker takes now raises
 
         # Case 1: the worker raises on every match.
@@ -174,28 +203,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.tick, args.deadline = 1.0, 2.0
-    database_ready(args.database)
-    os.environ.update(DATABASE_URL=args.database, ARENA_TEST_BROKER_URL=args.broker,
-                      DJANGO_SETTINGS_MODULE="tests.django_settings")
-    import django
+    arena_ready(args.database, args.broker)
     import redis
-
-    django.setup()
     from django.conf import settings
-    from django.core.management import call_command
 
-    from arena.bots.models import BotVersion
-    from arena.bots.services import reference_versions_ensure
-    from arena.matches.models import Match
-
-    call_command("migrate", verbosity=0)
     settings.ARENA_MATCHMAKING_LADDERS = {"classic-2": 1}
     settings.ARENA_MATCHMAKING_QUEUE_DEPTH = 1
     settings.ARENA_MATCHMAKING_DEALS = 1
-    redis.Redis.from_url(args.broker).flushdb()
-    Match.objects.all().delete()
-    reference_versions_ensure()
-    BotVersion.objects.filter(reference="strong").update(status=BotVersion.Status.RETIRED)
     scratch = Path(tempfile.mkdtemp(prefix="durak-recovery-"))
     scratch.chmod(0o755)
     try:

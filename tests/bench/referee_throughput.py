@@ -224,7 +224,12 @@ def _spin(steps: int) -> Played:
 
 def matches_while_busy(began: float, played: list[Played]) -> tuple[float, float]:
     """The matches played from ``began`` until the last match was handed out, while every worker had one to play,
-    and that span's seconds: a match across its end counts for the share of its time before it."""
+    and that span's seconds: a match across its end counts for the share of its time before it. Two referees, the
+    second's first match twice as long, so the last match goes to the first at 1.0, half through the second's:
+
+    >>> matches_while_busy(0.0, [Played(0.5, 0.0, 1.0), Played(0.5, 0.0, 2.0), Played(0.5, 1.0, 2.5)])
+    (1.5, 1.0)
+    """
     until = max(match.began for match in played)
     done = sum(max(0.0, min(match.ended, until) - match.began) / (match.ended - match.began) for match in played)
     return done, until - began
