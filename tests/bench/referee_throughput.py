@@ -506,10 +506,15 @@ def main() -> None:
                    "ratio": round(fresh / kept, 3), "pooled_games_per_s": round(pooled, 2),
                    "pooled_ratio": round(pooled / kept, 3)}
             for name, (fresh, pooled, kept) in compared.items()}
+    report(rows, figures if args.json else None)
+
+
+def report(rows: list[tuple[str, str]], figures: dict[str, object] | None, value_width: int = 10) -> None:
+    """Print the table of ``rows`` (name, value), then ``figures`` as one JSON line if given (``--json``)."""
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
-        print(f"{name:<{width}}  {value:>10}")
-    if args.json:
+        print(f"{name:<{width}}  {value:>{value_width}}")
+    if figures is not None:
         print(json.dumps(figures))
 
 

@@ -28,10 +28,10 @@ and a Redis database (``--broker``, flushed).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench.recovery import arena_ready, start_worker, wait_ready  # noqa: E402
-from tests.bench.referee_throughput import Played, host_busy_s, matches_while_busy  # noqa: E402
+from tests.bench.referee_throughput import Played, host_busy_s, matches_while_busy, report  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -90,8 +90,12 @@ def play_turn(concurrency: int, matches: int, scratch: Path, settings: dict[str,
             time.sleep(0.05)
         host_cpu = host_busy_s() - host_before
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(60)
+        os.killpg(worker.pid, signal.SIGTERM)  # a warm shutdown, as compose stops it
+        try:
+            worker.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
     done = Match.objects.filter(pk__in=ids)
     if failed := [match.pk for match in done if match.status != Match.Status.DONE]:
         raise SystemExit(f"worker scaling bench: matches {failed} did not finish as done:\n{log.read_text()[-3000:]}")
@@ -153,11 +157,7 @@ def main() -> None:
     ]
     print(f"{args.matches} matches (gentle v random, 2 deals) per turn, {args.rounds} rounds, bwrap, "
           f"PostgreSQL and Redis, {'a core per referee' if args.per_core else 'settings as deployed'}")
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value:>12}")
-    if args.json:
-        print(json.dumps(figures))
+    report(rows, figures if args.json else None, value_width=12)
 
 
 if __name__ == "__main__":
