@@ -92,7 +92,7 @@ def test_fork_bomb_stops_and_the_slot_is_usable_again(bwrap: BwrapSandbox, tmp_p
     spec = write_bot(tmp_path / "forks", "forks", prelude="""
         import subprocess
         bomb = ("import os, time\\nn = 0\\nwhile True:\\n    try:\\n        pid = os.fork()\\n"
-                "    except OSError as error:\\n        print('FORKS', n, error.errno, flush=True); break\\n"
+                "    except OSError as error:\\n        print(f'FORKS {n} {error.errno}', flush=True); break\\n"
                 "    if pid == 0:\\n        time.sleep(1000); os._exit(0)\\n    n += 1\\ntime.sleep(1000)")
         subprocess.Popen([sys.executable, '-c', bomb])
         time.sleep(1000)
@@ -123,7 +123,7 @@ def test_memory_bomb_child_is_killed_and_the_bot_keeps_serving(sandbox_dirs: tup
         import subprocess, threading
         hog = "chunks = []\\nwhile True:\\n    chunks.append(b'x' * (16 << 20))"
         child = subprocess.Popen([sys.executable, '-c', hog])
-        threading.Thread(target=lambda: print('CHILD', child.wait(), flush=True), daemon=True).start()
+        threading.Thread(target=lambda: print(f'CHILD {child.wait()}', flush=True), daemon=True).start()
     """)
     handle = small.start(spec)
     try:
