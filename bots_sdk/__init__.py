@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# First, before anything of ours imports grpc: grpc-core reads its settings once, on import (transport.py).
-from bots_sdk import transport  # noqa: F401
+# First, in this order: what the imports below name but a bot does not use runs at its first use instead
+# (deferred_imports.py); and before anything of ours imports grpc, grpc-core's settings, which it reads once,
+# on import (transport.py).
+from bots_sdk import deferred_imports, transport  # noqa: F401
 from bots_sdk.bot import Bot
 from bots_sdk.engine import Action, Card, Game, Observation, Rules, determinize
 from bots_sdk.knowledge import Knowledge
