@@ -29,11 +29,19 @@ match goes back to the queue and the worker's health check says why.
 
 Per-bot venvs (``requirements`` in ``bot.toml``) come from the install phase
 (docs/sandbox.md section 6) and will be bound at the same path instead of this one.
+
+Every change of the SDK or its packages makes a new runtime (about 25 MB), and the old ones are removed
+when nothing uses them: a process that uses a runtime holds a shared ``flock`` on its ``pyvenv.cfg`` for
+as long as it lives (its forks, the Celery pool's processes, share it), and a worker at start removes every
+other runtime whose lock it can take exclusively (``prune_runtimes``). A worker of the last release still
+running during a rolling upgrade keeps its runtime; no age or guess decides it.
 """
 
 from __future__ import annotations
 
 import compileall
+import contextlib
+import fcntl
 import hashlib
 import importlib.metadata
 import os
@@ -41,6 +49,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -59,6 +68,11 @@ class RuntimeStale(RuntimeUnavailable):
 
 
 _builds_allowed = True
+_held: dict[Path, int] = {}
+"""The runtimes this process uses, each with the descriptor of its ``pyvenv.cfg`` that holds the shared lock
+(never closed: it goes with the process, and a fork inherits it)."""
+LEFTOVER_S = 3600.0
+"""How old a build or a removal under way (``.building-*``, ``.removing-*``) must be to count as one that died."""
 
 
 def forbid_builds() -> None:
@@ -164,7 +178,7 @@ def ensure_runtime(cache_dir: Path) -> Path:
     (then a missing or stale one raises ``RuntimeStale``); returns its host path."""
     if not _builds_allowed:
         target = runtime_path(cache_dir)
-        if not (target / "pyvenv.cfg").exists():
+        if not hold(target):
             raise RuntimeStale(
                 f"the sandbox runtime {target.name} is missing or stale (the SDK or its packages changed since the "
                 "worker started); a worker builds it only at start: restart it, or run python -m worker.health "
@@ -180,7 +194,7 @@ def build_runtime(cache_dir: Path) -> Path:
     python = sandbox_python()
     files = _distribution_files(RUNTIME_DISTRIBUTIONS)
     target = cache_dir / f"runtime-{_fingerprint(python, files)}"
-    if (target / "pyvenv.cfg").exists():
+    if hold(target):
         return target
     cache_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(cache_dir, 0o755)
@@ -212,4 +226,63 @@ def build_runtime(cache_dir: Path) -> Path:
     finally:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
+    if not hold(target):
+        raise RuntimeUnavailable(f"the sandbox runtime {target} was removed as soon as it was built")
     return target
+
+
+def hold(target: Path) -> bool:
+    """Take the shared lock that keeps ``target`` from being pruned, for the rest of this process's life;
+    False if it is not a complete runtime (missing, or removed while this waited for the lock)."""
+    config = target / "pyvenv.cfg"
+    if target in _held:
+        if config.exists():
+            return True
+        os.close(_held.pop(target))  # removed by hand: as if it had never been built
+    try:
+        fd = os.open(config, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_SH)  # waits only while a prune holds it, and that prune then removes it
+    try:
+        current = os.stat(config).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        current = False
+    if not current:
+        os.close(fd)
+        return False
+    _held[target] = fd
+    return True
+
+
+def prune_runtimes(cache_dir: Path) -> list[str]:
+    """Remove every runtime under ``cache_dir`` that no process holds, and builds or removals that died; the
+    names removed. Call it after building this worker's own (which it then holds)."""
+    removed = []
+    for path in sorted(cache_dir.glob("runtime-*")):
+        if path in _held or not path.is_dir():
+            continue
+        try:
+            fd = os.open(path / "pyvenv.cfg", os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            fd = None  # not a runtime that anything can use: a removal cut short
+        try:
+            if fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # in use
+            # Out of its name first, under the lock: whoever opens it from now on finds nothing and builds anew.
+            doomed = Path(tempfile.mkdtemp(prefix=f".removing-{path.name}-", dir=cache_dir))
+            os.replace(path, doomed / path.name)
+        finally:
+            if fd is not None:
+                os.close(fd)
+        shutil.rmtree(doomed, ignore_errors=True)
+        removed.append(path.name)
+    for leftover in [*cache_dir.glob(".building-*"), *cache_dir.glob(".removing-*")]:
+        with contextlib.suppress(FileNotFoundError):
+            if time.time() - leftover.stat().st_mtime > LEFTOVER_S:
+                shutil.rmtree(leftover, ignore_errors=True)
+                removed.append(leftover.name)
+    return removed
