@@ -1,7 +1,8 @@
 """Old sandbox runtimes are removed once no process uses them, and never while one does.
 
 Each runtime here is a folder with a ``pyvenv.cfg`` (what ``hold`` locks); the processes that use them are
-real ones, holding the lock as a worker and its forked pool processes do.
+real ones, holding the lock as a worker and its forked pool processes do. ``unused_for_a_day`` stands for the
+day a runtime is kept after its last use began, so that only the lock keeps what a test expects to stay.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def fake_runtime(cache: Path, name: str) -> Path:
     (path / "lib" / "module.py").write_text("x = 1\n")
     (path / "pyvenv.cfg").write_text("home = /usr/bin\n")
     return path
+
+
+def unused_for_a_day(path: Path) -> None:
+    """As if no process had begun to use ``path`` for longer than a runtime is kept unused."""
+    then = time.time() - runtime.KEEP_UNUSED_S - 60
+    os.utime(path / "pyvenv.cfg", (then, then))
 
 
 HOLDER = """
@@ -67,6 +74,8 @@ def test_a_runtime_in_use_stays_and_goes_once_nothing_holds_it(tmp_path: Path,
                                                               holders: list[subprocess.Popen[str]]) -> None:
     used, unused = fake_runtime(tmp_path, "used"), fake_runtime(tmp_path, "unused")
     start_holder(holders, used)
+    unused_for_a_day(used)
+    unused_for_a_day(unused)
     assert runtime.prune_runtimes(tmp_path) == ["runtime-unused"]
     assert used.is_dir() and not unused.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["runtime-used"], "the removal left something behind"
@@ -84,6 +93,7 @@ def test_a_forked_child_keeps_its_parents_runtime_after_the_parent_is_gone(
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "held"
     assert process.wait(timeout=10) == 0  # the parent is gone, its child sleeps on
+    unused_for_a_day(used)
     try:
         assert runtime.prune_runtimes(tmp_path) == []
         assert used.is_dir()
@@ -95,9 +105,20 @@ def test_a_forked_child_keeps_its_parents_runtime_after_the_parent_is_gone(
     assert not used.exists()
 
 
+def test_a_runtime_used_within_a_day_stays_though_nothing_holds_it(tmp_path: Path) -> None:
+    recent = fake_runtime(tmp_path, "recent")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(HOLDER).replace("time.sleep(60)", ""),
+                           str(recent), "plain"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    unused_for_a_day(fake_runtime(tmp_path, "old"))
+    assert runtime.prune_runtimes(tmp_path) == ["runtime-old"]
+    assert recent.is_dir()
+
+
 def test_this_processs_runtime_stays_and_dead_builds_and_removals_go(tmp_path: Path) -> None:
     mine = fake_runtime(tmp_path, "mine")
     assert runtime.hold(mine)
+    unused_for_a_day(mine)
     old_build, new_build = tmp_path / ".building-old", tmp_path / ".building-new"
     old_removal = tmp_path / ".removing-runtime-x-old"
     for path in (old_build, new_build, old_removal):
@@ -131,6 +152,7 @@ def test_a_worker_start_removes_the_runtimes_nothing_uses(tmp_path: Path) -> Non
     """``python -m worker.health --prepare``, what a worker runs at start, builds its runtime and removes an
     unused one, and says so."""
     stale = fake_runtime(tmp_path, "0000000000000000")
+    unused_for_a_day(stale)
     done = subprocess.run([sys.executable, "-m", "worker.health", "--sandbox", "bwrap", "--prepare"], cwd=ROOT,
                           env={**os.environ, "DURAK_RUNTIME_DIR": str(tmp_path)}, capture_output=True, text=True,
                           timeout=300)

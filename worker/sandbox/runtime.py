@@ -34,7 +34,9 @@ Every change of the SDK or its packages makes a new runtime (about 25 MB), and t
 when nothing uses them: a process that uses a runtime holds a shared ``flock`` on its ``pyvenv.cfg`` for
 as long as it lives (its forks, the Celery pool's processes, share it), and a worker at start removes every
 other runtime whose lock it can take exclusively (``prune_runtimes``). A worker of the last release still
-running during a rolling upgrade keeps its runtime; no age or guess decides it.
+running during a rolling upgrade keeps its runtime whatever its age. The lock is what makes a removal safe;
+a day without use (``KEEP_UNUSED_S``, from the ``pyvenv.cfg``'s time, which each new user touches) is only
+what makes it worth it: two checkouts or releases taking turns on one host do not rebuild each other's.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ _builds_allowed = True
 _held: dict[Path, int] = {}
 """The runtimes this process uses, each with the descriptor of its ``pyvenv.cfg`` that holds the shared lock
 (never closed: it goes with the process, and a fork inherits it)."""
+KEEP_UNUSED_S = 86400.0
+"""How long a runtime no process holds is kept after its last use began."""
 LEFTOVER_S = 3600.0
 """How old a build or a removal under way (``.building-*``, ``.removing-*``) must be to count as one that died."""
 
@@ -251,13 +255,16 @@ def hold(target: Path) -> bool:
     if not current:
         os.close(fd)
         return False
+    with contextlib.suppress(OSError):  # its last use began now (a runtime another user built may refuse it)
+        os.utime(config)
     _held[target] = fd
     return True
 
 
 def prune_runtimes(cache_dir: Path) -> list[str]:
-    """Remove every runtime under ``cache_dir`` that no process holds, and builds or removals that died; the
-    names removed. Call it after building this worker's own (which it then holds)."""
+    """Remove every runtime under ``cache_dir`` that no process holds and none began to use for
+    ``KEEP_UNUSED_S``, and builds or removals that died; the names removed. Call it after building this
+    worker's own (which it then holds)."""
     removed = []
     for path in sorted(cache_dir.glob("runtime-*")):
         if path in _held or not path.is_dir():
@@ -268,6 +275,8 @@ def prune_runtimes(cache_dir: Path) -> list[str]:
             fd = None  # not a runtime that anything can use: a removal cut short
         try:
             if fd is not None:
+                if time.time() - os.fstat(fd).st_mtime < KEEP_UNUSED_S:
+                    continue
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
