@@ -16,7 +16,10 @@
   (full when the first match comes); what is left is where the starts' CPU outgrows the spare core.
 - ``start_ms_median``: sandbox start to SERVING (a cold start); ``start_ms_median_pooled``: the same bot
   started in a pooled sandbox (worker/sandbox/warm.py), launch to SERVING, alternating with the cold starts;
-  ``kill_ms_median``: kill to nothing left.
+  ``kill_ms_median``: kill to nothing left. In the same rounds, where a cold start's time goes:
+  ``python_ms_median``, the runtime's interpreter run outside the sandbox with nothing to do (Python's own
+  floor on this machine), and ``python_imports_ms_median``, the same with the reference bot's imports; the
+  rest of a cold start is the sandbox's and the serving.
 - ``scaling_2_workers``: how many matches per second two referee processes play against one, each on a core
   of its own as two referees on two cores are (worker/referee/cores.py; 2.0 would be perfect), counted while
   every referee had a match to play: from the batch's start to the moment its last match was handed out (a match
@@ -59,6 +62,8 @@ import multiprocessing
 import os
 import resource
 import statistics
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -89,6 +94,7 @@ from worker.referee.match import (
 from worker.sandbox import make_sandbox
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.cgroups import CgroupManager
+from worker.sandbox.runtime import ensure_runtime
 from worker.sandbox.warm import WarmPool
 
 PRIME_S = 60.0
@@ -138,32 +144,62 @@ def in_process_seconds_per_decision(games: int) -> float:
     return (time.perf_counter() - started) / decisions
 
 
-def start_and_kill(starts: int) -> tuple[float, float, float]:
-    """Medians of a cold start's and a pooled start's launch to SERVING (alternating), and of the kills.
+BOT_IMPORTS = "import bots_sdk.bots, bots_sdk.server"
+"""What ``python -m bots_sdk.bots NAME`` imports before it serves."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Starts:
+    """Medians, in ms, of ``start_and_kill``'s rounds."""
+
+    cold: float
+    pooled: float
+    kill: float
+    python: float
+    """The runtime's interpreter started outside the sandbox with nothing to run: Python's own floor."""
+    imports: float
+    """The same with the reference bot's imports: the part of a cold start that is Python's."""
+
+
+def python_ms(python: str, code: str, cwd: str) -> float:
+    """One run of ``python -c code`` in ``cwd``, in ms (``cwd`` keeps a checkout off ``sys.path``)."""
+    began = time.perf_counter()
+    subprocess.run([python, "-c", code], cwd=cwd, check=True)
+    return (time.perf_counter() - began) * 1000
+
+
+def start_and_kill(starts: int) -> Starts:
+    """Medians of a cold start's and a pooled start's launch to SERVING (alternating), of the kills, and of the
+    runtime's Python started outside the sandbox with and without the bot's imports, in the same rounds.
 
     Before each start the pool is full and ready (off the clock), so no refill runs while a start is timed."""
     sandbox = make_sandbox("bwrap")
     sandbox.self_test()
     assert isinstance(sandbox, BwrapSandbox)
+    python = str(ensure_runtime(sandbox.runtime_dir) / "bin" / "python")
     pool = WarmPool(sandbox, size=1)
     spec = load_spec("random")
     launches = {"cold": sandbox.launch, "pooled": pool.launch}
     start_ms: dict[str, list[float]] = {name: [] for name in launches}
-    kill_ms = []
+    kill_ms, bare_ms, imports_ms = [], [], []
     try:
-        for round_ in range(starts):
-            for name in list(launches) if round_ % 2 == 0 else list(launches)[::-1]:
-                pool.prime(PRIME_S)
-                began = time.perf_counter()
-                served = launches[name](spec, ARENA_LIMITS)
-                served.bot.wait_serving()
-                start_ms[name].append((time.perf_counter() - began) * 1000)
-                served.bot.close()
-                kill_ms.append(served.handle.kill() * 1000)
+        with tempfile.TemporaryDirectory() as elsewhere:
+            for round_ in range(starts):
+                for name in list(launches) if round_ % 2 == 0 else list(launches)[::-1]:
+                    pool.prime(PRIME_S)
+                    began = time.perf_counter()
+                    served = launches[name](spec, ARENA_LIMITS)
+                    served.bot.wait_serving()
+                    start_ms[name].append((time.perf_counter() - began) * 1000)
+                    served.bot.close()
+                    kill_ms.append(served.handle.kill() * 1000)
+                bare_ms.append(python_ms(python, "pass", elsewhere))
+                imports_ms.append(python_ms(python, BOT_IMPORTS, elsewhere))
     finally:
         pool.close()
     assert pool.pooled_starts == starts, f"only {pool.pooled_starts} of {starts} starts were pooled"
-    return statistics.median(start_ms["cold"]), statistics.median(start_ms["pooled"]), statistics.median(kill_ms)
+    return Starts(*(statistics.median(times) for times in (
+        start_ms["cold"], start_ms["pooled"], kill_ms, bare_ms, imports_ms)))
 
 
 T = TypeVar("T")
@@ -452,12 +488,16 @@ def main() -> None:
                     "games_per_s_pooled": round(pooled_per_s, 2),
                     "overhead_ms_per_decision_games_only": round(games_only_ms, 3)}
     if "starts" in parts:
-        start_ms, pooled_ms, kill_ms = start_and_kill(args.starts)
-        rows += [("sandbox start to SERVING, median (ms)", f"{start_ms:.0f}"),
-                 ("pooled sandbox start to SERVING, median (ms)", f"{pooled_ms:.0f}"),
-                 ("kill to nothing left, median (ms)", f"{kill_ms:.1f}")]
-        figures |= {"start_ms_median": round(start_ms), "start_ms_median_pooled": round(pooled_ms),
-                    "kill_ms_median": round(kill_ms, 1)}
+        timed = start_and_kill(args.starts)
+        rows += [("sandbox start to SERVING, median (ms)", f"{timed.cold:.0f}"),
+                 ("  Python alone, outside the sandbox (ms)", f"{timed.python:.0f}"),
+                 ("  Python with the bot's imports, outside (ms)", f"{timed.imports:.0f}"),
+                 ("  so the sandbox and serving (ms)", f"{timed.cold - timed.imports:.0f}"),
+                 ("pooled sandbox start to SERVING, median (ms)", f"{timed.pooled:.0f}"),
+                 ("kill to nothing left, median (ms)", f"{timed.kill:.1f}")]
+        figures |= {"start_ms_median": round(timed.cold), "start_ms_median_pooled": round(timed.pooled),
+                    "kill_ms_median": round(timed.kill, 1), "python_ms_median": round(timed.python, 1),
+                    "python_imports_ms_median": round(timed.imports, 1)}
     if "scaling" in parts:
         measured = scaling(args.matches, args.scaling_rounds)
         one, two = measured.one, measured.two
