@@ -2,8 +2,8 @@
 
 A referee worker builds the sandbox runtime (``worker.sandbox.runtime``) in its
 main process before it takes any work (``prepare``, called from the Celery
-start-up signal in ``worker.celery``), then forbids builds in every process that
-runs tasks. Then it removes the runtimes that no process uses any more (``prune_runtimes``).
+start-up signal in ``worker.celery``) and removes the old ones no process uses
+(``prune_runtimes``), then forbids builds in every process that runs tasks.
 A worker that cannot build it refuses to start; a runtime that goes
 stale later (the SDK upgraded under a running worker) makes its matches go back
 to the queue and this check fail, so the deployer's probe restarts the worker.

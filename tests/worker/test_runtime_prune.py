@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.worker.test_runtime_build import health
 from worker.sandbox import runtime
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,9 +154,7 @@ def test_a_worker_start_removes_the_runtimes_nothing_uses(tmp_path: Path) -> Non
     unused one, and says so."""
     stale = fake_runtime(tmp_path, "0000000000000000")
     unused_for_a_day(stale)
-    done = subprocess.run([sys.executable, "-m", "worker.health", "--sandbox", "bwrap", "--prepare"], cwd=ROOT,
-                          env={**os.environ, "DURAK_RUNTIME_DIR": str(tmp_path)}, capture_output=True, text=True,
-                          timeout=300)
+    done = health("--prepare", env={**os.environ, "DURAK_RUNTIME_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert "runtime-0000000000000000" in done.stderr
     assert not stale.exists()

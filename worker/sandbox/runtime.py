@@ -265,33 +265,36 @@ def prune_runtimes(cache_dir: Path) -> list[str]:
     """Remove every runtime under ``cache_dir`` that no process holds and none began to use for
     ``KEEP_UNUSED_S``, and builds or removals that died; the names removed. Call it after building this
     worker's own (which it then holds)."""
-    removed = []
-    for path in sorted(cache_dir.glob("runtime-*")):
-        if path in _held or not path.is_dir():
-            continue
-        try:
-            fd = os.open(path / "pyvenv.cfg", os.O_RDONLY | os.O_CLOEXEC)
-        except FileNotFoundError:
-            fd = None  # not a runtime that anything can use: a removal cut short
-        try:
-            if fd is not None:
-                if time.time() - os.fstat(fd).st_mtime < KEEP_UNUSED_S:
-                    continue
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    continue  # in use
-            # Out of its name first, under the lock: whoever opens it from now on finds nothing and builds anew.
-            doomed = Path(tempfile.mkdtemp(prefix=f".removing-{path.name}-", dir=cache_dir))
-            os.replace(path, doomed / path.name)
-        finally:
-            if fd is not None:
-                os.close(fd)
-        shutil.rmtree(doomed, ignore_errors=True)
-        removed.append(path.name)
+    removed = [path.name for path in sorted(cache_dir.glob("runtime-*"))
+               if path not in _held and path.is_dir() and _remove_unused(path)]
     for leftover in [*cache_dir.glob(".building-*"), *cache_dir.glob(".removing-*")]:
         with contextlib.suppress(FileNotFoundError):
             if time.time() - leftover.stat().st_mtime > LEFTOVER_S:
                 shutil.rmtree(leftover, ignore_errors=True)
                 removed.append(leftover.name)
     return removed
+
+
+def _remove_unused(path: Path) -> bool:
+    """Remove the runtime at ``path`` if nothing holds it and nothing began to use it for a while; whether it did.
+    A folder without ``pyvenv.cfg`` is no runtime anything can use, and would block a build of that name."""
+    try:
+        fd: int | None = os.open(path / "pyvenv.cfg", os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        fd = None
+    try:
+        if fd is not None:
+            if time.time() - os.fstat(fd).st_mtime < KEEP_UNUSED_S:
+                return False
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False  # in use
+        # Out of its name first, under the lock: whoever opens it from now on finds nothing and builds anew.
+        doomed = Path(tempfile.mkdtemp(prefix=f".removing-{path.name}-", dir=path.parent))
+        os.replace(path, doomed / path.name)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    shutil.rmtree(doomed, ignore_errors=True)
+    return True
