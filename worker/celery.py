@@ -29,8 +29,8 @@ from celery.signals import celeryd_after_setup, worker_process_init, worker_proc
 
 from worker.broker import MATCH_TIME_LIMIT_S, transport_options
 from worker.health import SANDBOX_ENV, check, prepare
-from worker.referee.cores import claim_core
-from worker.referee.launch import REFEREES_ENV, close_warm_pools
+from worker.referee.cores import REFEREES_ENV, claim_core
+from worker.referee.launch import close_warm_pools
 from worker.sandbox.runtime import forbid_builds
 
 _BROKER = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

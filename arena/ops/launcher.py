@@ -28,7 +28,7 @@ from pathlib import Path
 from types import FrameType
 
 from arena.datadir import ENV
-from worker.referee.launch import REFEREES_ENV
+from worker.referee.cores import REFEREES_ENV
 
 TABLE_WORKERS = 4
 """Games with people (/tables/) open at once; each waits on a person in its own worker process."""

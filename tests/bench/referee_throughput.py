@@ -67,6 +67,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
 from typing import TypeVar
 
 from bots_sdk.botdir import load_spec
@@ -77,8 +78,8 @@ from bots_sdk.local import play_game
 from bots_sdk.match import seat_order
 from bots_sdk.remote import ARENA_LIMITS
 from worker.health import prepare
-from worker.referee.cores import claim_core
-from worker.referee.launch import REFEREES_ENV, WARM_POOL_ENV, Launcher, launcher_for
+from worker.referee.cores import REFEREES_ENV, claim_core, off_game_core
+from worker.referee.launch import WARM_POOL_ENV, Launcher, launcher_for
 from worker.referee.match import (
     START_AHEAD_ENV,
     GameResult,
@@ -112,12 +113,19 @@ def sandboxed_games(games: int, launcher: Launcher, label: str = "sandboxed game
     return len(results) / seconds, seconds / decisions
 
 
-def pooled_games(games: int) -> tuple[float, float]:
-    """``sandboxed_games`` with the bots started in a full pool of sandboxes, as a worker with a spare core has it."""
+def worker_pool() -> WarmPool:
+    """A pool of sandboxes as a worker's (worker/referee/launch.py: tended off the game core), full, as a worker's
+    is when its matches come."""
     sandbox = make_sandbox("bwrap")
     assert isinstance(sandbox, BwrapSandbox)
-    pool = WarmPool(sandbox)
+    pool = WarmPool(sandbox, on_thread=off_game_core)
     pool.prime(PRIME_S)
+    return pool
+
+
+def pooled_games(games: int) -> tuple[float, float]:
+    """``sandboxed_games`` with the bots started in a full pool of sandboxes, as a worker with a spare core has it."""
+    pool = worker_pool()
     try:
         return sandboxed_games(games, pool.launch, "sandboxed games, pooled starts")
     finally:
@@ -214,8 +222,8 @@ _launcher: Launcher | None = None
 
 def _warm_up() -> None:
     """Import everything, build the runtime and self-test the sandbox before the clock starts; starts ahead
-    off (a referee alone would use the other core for them, which is not sharing), and a core of its own as a
-    Celery pool process of two referees takes one where the host has no core to spare (worker/referee/cores.py)."""
+    off (a referee alone would use the other core for them, which is not sharing), and a core for its games, as
+    a Celery pool process claims one (worker/referee/cores.py)."""
     global _launcher
     os.environ[START_AHEAD_ENV] = "off"
     os.environ[REFEREES_ENV] = str(REFEREES)
@@ -436,6 +444,50 @@ def fresh_vs_kept(bots: tuple[str, str], deals: int, rounds: int, pool: WarmPool
     return fresh, pooled, kept
 
 
+def fresh_part(smoke: bool, rounds: int) -> dict[str, tuple[float, float, float]]:
+    """``fresh_vs_kept`` for every workload (the smoke run's only), with one pool for all."""
+    pool = worker_pool()
+    try:
+        return {name: fresh_vs_kept(bots, deals, rounds, pool)
+                for name, (bots, deals) in WORKLOADS.items() if not smoke or name in SMOKE_WORKLOADS}
+    finally:
+        pool.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class Games:
+    """The games part's seconds per decision: ``play_spec`` with cold starts, with pooled starts, the games alone
+    with bots started beforehand, and the same games in-process; and the first two's games per second."""
+
+    sandboxed: float
+    pooled: float
+    games_only: float
+    in_process: float
+    games_per_s: float
+    pooled_games_per_s: float
+
+
+def games_part(games: int) -> Games:
+    games_per_s, sandboxed = sandboxed_games(games, launcher_for("bwrap"))
+    pooled_per_s, pooled = pooled_games(games)
+    return Games(sandboxed, pooled, sandboxed_games_only(games), in_process_seconds_per_decision(games),
+                 games_per_s, pooled_per_s)
+
+
+def _as_a_worker() -> None:
+    """A pool's initializer: the process is a referee of a worker alone on this host, as Celery starts one
+    (worker/celery.py): it claims a core for its games (worker/referee/cores.py), in a directory of its own, so
+    that the scaling part's processes still find every core free."""
+    os.environ[REFEREES_ENV] = "1"
+    claim_core(Path(tempfile.mkdtemp(prefix="durak-bench-cores-")))
+
+
+def as_a_worker(work: Callable[..., T], *args: object) -> T:
+    """``work(*args)`` in a fresh process that plays as a worker's referee does (``_as_a_worker``)."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_as_a_worker) as pool:
+        return pool.submit(work, *args).result()
+
+
 MIN_MATCHES = 4
 """The smallest scaling batch: with two matches per worker the span while both are busy is a match long."""
 
@@ -472,12 +524,10 @@ def main() -> None:
     rows: list[tuple[str, str]] = []
     figures: dict[str, object] = {}
     if "games" in parts:
-        games_per_s, sandboxed = sandboxed_games(args.games, launcher_for("bwrap"))
-        pooled_per_s, pooled = pooled_games(args.games)
-        games_only = sandboxed_games_only(args.games)
-        in_process = in_process_seconds_per_decision(args.games)
-        overhead_ms, games_only_ms = (sandboxed - in_process) * 1000, (games_only - in_process) * 1000
-        pooled_ms = (pooled - in_process) * 1000
+        played = as_a_worker(games_part, args.games)
+        games_per_s, pooled_per_s, in_process = played.games_per_s, played.pooled_games_per_s, played.in_process
+        overhead_ms, games_only_ms = (played.sandboxed - in_process) * 1000, (played.games_only - in_process) * 1000
+        pooled_ms = (played.pooled - in_process) * 1000
         rows += [("games per second (gentle x2, sandboxed)", f"{games_per_s:.2f}"),
                  ("overhead per decision vs in-process (ms)", f"{overhead_ms:.3f}"),
                  ("  the same, bots started in a pool (ms)", f"{pooled_ms:.3f}"),
@@ -524,15 +574,7 @@ def main() -> None:
                                                   "bots": round(b.bots_cpu_s / matches * 1000)}
                                          for n, b in ((1, one), (2, two))}}
     if "fresh" in parts:
-        sandbox = make_sandbox("bwrap")
-        assert isinstance(sandbox, BwrapSandbox)
-        pool = WarmPool(sandbox)
-        pool.prime(PRIME_S)  # a worker's pool is full when its matches come: the first match is no exception here
-        try:
-            compared = {name: fresh_vs_kept(bots, deals, args.rounds, pool)
-                        for name, (bots, deals) in WORKLOADS.items() if not args.smoke or name in SMOKE_WORKLOADS}
-        finally:
-            pool.close()
+        compared = as_a_worker(fresh_part, args.smoke, args.rounds)
         for name, (fresh, pooled, kept) in compared.items():
             rows += [
                 (f"{name}: games/s, bots kept all match", f"{kept:.2f}"),

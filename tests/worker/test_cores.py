@@ -1,4 +1,4 @@
-"""Referee processes take a core each where the host has none to spare, and their bots run on it."""
+"""Referee processes play on a core each, what they start runs there, and their other work on the spare cores."""
 
 from __future__ import annotations
 
@@ -6,30 +6,46 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from worker.referee import cores
-from worker.referee.launch import REFEREES_ENV
+from worker.referee.cores import REFEREES_ENV
 
 CORES = len(os.sched_getaffinity(0))
+ALL = sorted(os.sched_getaffinity(0))
+Claim = tuple[int | None, list[int], str, dict[str, list[int]]]
+"""What a claiming process reports: its core, its affinity, a child's, and its threads' beside the games."""
 
 
 def _claim(directory: str, referees: int, ready: Any, results: Any) -> None:
     """A pool process as Celery starts it: ``DURAK_REFEREES`` inherited, then ``claim_core``; it reports its core,
-    its affinity and a child's, and holds the core until every process has claimed."""
+    its affinity and a child's, where a thread runs after ``off_game_core`` and after ``every_core``, and holds
+    the core until every process has claimed."""
     os.environ[REFEREES_ENV] = str(referees)
     os.environ.pop(cores.PIN_ENV, None)
     core = cores.claim_core(Path(directory))
     child = subprocess.run([sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
                            capture_output=True, text=True, check=True).stdout.strip()
-    results.put((core, sorted(os.sched_getaffinity(0)), child))
+    placed: dict[str, list[int]] = {}
+
+    def beside() -> None:
+        cores.off_game_core()
+        placed["off"] = sorted(os.sched_getaffinity(0))
+        cores.every_core()
+        placed["every"] = sorted(os.sched_getaffinity(0))
+
+    thread = threading.Thread(target=beside)
+    thread.start()
+    thread.join()
+    results.put((core, sorted(os.sched_getaffinity(0)), child, placed))
     ready.wait(timeout=60)
 
 
-def claims(directory: Path, referees: int, processes: int) -> list[tuple[int | None, list[int], str]]:
+def claims(directory: Path, referees: int, processes: int) -> list[Claim]:
     context = multiprocessing.get_context("spawn")
     ready, results = context.Barrier(processes), context.Queue()
     started = [context.Process(target=_claim, args=(str(directory), referees, ready, results))
@@ -43,33 +59,36 @@ def claims(directory: Path, referees: int, processes: int) -> list[tuple[int | N
     return found
 
 
-def test_as_many_referees_as_cores_take_one_core_each_and_their_children_run_there(tmp_path: Path) -> None:
+def test_as_many_referees_as_cores_take_one_core_each_and_all_their_work_runs_there(tmp_path: Path) -> None:
     found = claims(tmp_path, referees=CORES, processes=CORES)
-    assert sorted(core for core, _, _ in found if core is not None) == sorted(os.sched_getaffinity(0))
-    for core, affinity, child in found:
+    assert sorted(core for core, _, _, _ in found if core is not None) == ALL
+    for core, affinity, child, placed in found:
         assert affinity == [core]
         assert child == str([core]), "a process the referee starts (a bot's launch chain) runs on its core"
+        assert placed["off"] == [core], "no core to spare: what it does beside its games stays on its core"
 
 
 def test_a_referee_past_the_cores_runs_unpinned(tmp_path: Path) -> None:
     found = claims(tmp_path, referees=CORES, processes=CORES + 1)
-    unpinned = [affinity for core, affinity, _ in found if core is None]
-    assert unpinned == [sorted(os.sched_getaffinity(0))]
+    unpinned = [(affinity, placed) for core, affinity, _, placed in found if core is None]
+    assert unpinned == [(ALL, {"off": ALL, "every": ALL})]
 
 
 @pytest.mark.skipif(CORES < 2, reason="a host with one core has no core to spare")
-def test_with_a_core_to_spare_nothing_is_pinned(tmp_path: Path) -> None:
-    """One referee on a host with more cores: its starts ahead and pooled sandboxes use the others."""
-    found = claims(tmp_path, referees=CORES - 1, processes=1)
-    assert found == [(None, sorted(os.sched_getaffinity(0)), str(sorted(os.sched_getaffinity(0))))]
+def test_with_a_core_to_spare_the_games_take_one_and_the_rest_runs_on_the_others(tmp_path: Path) -> None:
+    """One referee on a host with more cores: its games on one (its starts in the foreground too), its starts
+    ahead, pooled sandboxes and kills on the others, and the starts the match waits for on all."""
+    [(core, affinity, child, placed)] = claims(tmp_path, referees=CORES - 1, processes=1)
+    assert core is not None and affinity == [core] and child == str([core])
+    assert placed == {"off": [c for c in ALL if c != core], "every": ALL}
 
 
-def test_the_setting_wins_over_auto_and_a_wrong_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(REFEREES_ENV, "1")
-    assert cores.pinning("on") and not cores.pinning("off")
-    assert cores.pinning("auto") == (CORES <= 1)
-    with pytest.raises(ValueError, match="DURAK_PIN_CORES: 'always' is not one of auto, on, off"):
-        cores.pinning("always")
+def test_the_setting_and_a_wrong_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert cores.pinning() and cores.pinning("on") and not cores.pinning("off")
+    with pytest.raises(ValueError, match="DURAK_PIN_CORES: 'auto' is not one of on, off"):
+        cores.pinning("auto")
+    monkeypatch.setenv(cores.PIN_ENV, "off")
+    assert cores.claim_core(tmp_path) is None and cores.game_core() is None
     monkeypatch.setenv(REFEREES_ENV, "two")
     with pytest.raises(ValueError, match="DURAK_REFEREES: 'two' is not a positive whole number"):
-        cores.pinning("auto")
+        cores.spare_core()

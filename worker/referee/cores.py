@@ -1,24 +1,30 @@
-"""A core of its own for each referee process, where a host has no core to spare.
+"""The core each referee process plays its games on, and where the rest of its work runs.
 
 A match is a ping-pong: the referee asks, its bot answers, each waits for the
-other. Two such pairs on two cores, left to the scheduler, drift apart: a bot
-wakes on the core the other match is using while its referee's core idles, and
-the kernel does not move a task it ran a moment ago. Measured with
-tests/bench/referee_throughput.py (two workers on two cores, 16 matches each way,
-three rounds): the host's cores were 1.85 busy out of 2, and two workers played
-1.72 times what one plays; with each worker on a core of its own, 1.93 busy and
-1.86 times. A bot inherits its referee's core (affinity passes through fork and
-exec, so through the whole launch chain), so a match also stays clear of the
-other matches' caches.
+other, and each wakes the other through the socket. On two different cores that
+wake-up crosses cores every decision; on one it is a switch on the core. Left to
+the scheduler, two matches on two cores also drift apart: a bot wakes on the core
+the other match is using while its referee's core idles, and the kernel does not
+move a task it ran a moment ago. Measured with tests/bench/referee_throughput.py
+(two workers on two cores, 16 matches each way, three rounds): the host's cores
+were 1.85 busy out of 2, and two workers played 1.72 times what one plays; with
+each worker on a core of its own, 1.93 busy and 1.86 times. And one referee alone
+on two cores, starting the next bots ahead on the other core, spent 0.26 to 0.34 ms
+of overhead per decision with its games on one core against 0.31 to 0.47 ms left to
+the scheduler (six alternating rounds of 40 games, docs/operations.md).
 
-``DURAK_PIN_CORES`` is ``auto`` (the default), ``on`` or ``off``. ``auto`` pins
-where the host has no more cores than referees (``DURAK_REFEREES``, which a
-Celery worker sets to its concurrency): with a core to spare the referee's
-starts ahead and pooled sandboxes use it (worker/referee/launch.py), and a pin
-would keep them off it. A process claims the first core no other referee of the
-host holds, by a lock file per core under ``/run/durak/cores``; the lock goes
-with the process, so a pool process recycled by Celery frees its core for the
-next. When every core is held the process runs unpinned.
+So a referee process claims a core (a lock file per core under ``/run/durak/cores``,
+held for the process's life, so a pool process recycled by Celery frees its core for
+the next) and plays there: ``claim_core`` pins the calling thread, whose threads and
+processes inherit it, and each game puts every process of its bots on it
+(worker/referee/turns.py; a bot started elsewhere, ahead or in the pool of sandboxes,
+is moved when it is seated, and the sandbox does not let a bot move itself:
+docs/sandbox.md section 5). Where the host has a core to spare (more cores than
+``DURAK_REFEREES``), what the referee does beside its games runs on the other cores:
+the starts ahead, the pool of sandboxes and the kills call ``off_game_core`` first.
+
+``DURAK_PIN_CORES`` is ``on`` (the default) or ``off``. When every core is held the
+process runs unpinned, and so do its bots.
 """
 
 from __future__ import annotations
@@ -28,28 +34,54 @@ import logging
 import os
 from pathlib import Path
 
-from worker.referee.launch import on_idle_core
 from worker.sandbox.bwrap import DEFAULT_STATE_DIR
 
 log = logging.getLogger(__name__)
 
+REFEREES_ENV = "DURAK_REFEREES"
 PIN_ENV = "DURAK_PIN_CORES"
 CORES_DIR = DEFAULT_STATE_DIR / "cores"
 
-_claimed: tuple[int, int] | None = None
-"""This process's core and its lock file, open for the process's life."""
+_claimed: tuple[int, int, frozenset[int]] | None = None
+"""This process's game core, its lock file (open for the process's life), and the process's other cores."""
+
+
+def spare_core() -> bool:
+    """Whether this process has more cores than there are referees on the host (``DURAK_REFEREES``, which a Celery
+    worker sets to its concurrency; default 1): its cores as they were before ``claim_core`` pinned its games."""
+    cores = len(_claimed[2]) + 1 if _claimed is not None else len(os.sched_getaffinity(0))
+    referees = os.environ.get(REFEREES_ENV, "1").strip()
+    if not referees.isdigit() or int(referees) < 1:
+        raise ValueError(f"{REFEREES_ENV}: {referees!r} is not a positive whole number")
+    return cores > int(referees)
+
+
+def on_idle_core(variable: str, setting: str | None = None) -> bool:
+    """Whether the work ``variable`` switches, which takes a core of its own, is on.
+
+    ``setting`` (default: the environment variable ``variable``) is ``on``, ``off`` or ``auto`` (the default):
+    on where there is a ``spare_core``, since otherwise it takes its CPU from games being played, whose clocks
+    are wall-clock.
+    """
+    value = (setting if setting is not None else os.environ.get(variable, "auto")).strip().lower()
+    if value == "auto":
+        return spare_core()
+    if value not in ("on", "off"):
+        raise ValueError(f"{variable}: {value!r} is not one of auto, on, off")
+    return value == "on"
 
 
 def pinning(setting: str | None = None) -> bool:
-    """Whether referee processes take a core each (``setting``, default ``DURAK_PIN_CORES``; module docstring):
-    ``auto`` is the opposite of the starts ahead's ``auto``, read the same way."""
-    value = (setting if setting is not None else os.environ.get(PIN_ENV, "auto")).strip().lower()
-    return not on_idle_core(PIN_ENV, "auto") if value == "auto" else on_idle_core(PIN_ENV, value)
+    """Whether referee processes play on a core each (``setting``, default ``DURAK_PIN_CORES``)."""
+    value = (setting if setting is not None else os.environ.get(PIN_ENV, "on")).strip().lower()
+    if value not in ("on", "off"):
+        raise ValueError(f"{PIN_ENV}: {value!r} is not one of on, off")
+    return value == "on"
 
 
 def claim_core(directory: Path = CORES_DIR) -> int | None:
-    """Pin this process to the first of its cores that no other referee process holds, if ``pinning()``; the core,
-    or None (off, or every core held). Call it from the thread that will start bots before it starts any (a
+    """Pin this thread to the first of its cores that no other referee process holds, if ``pinning()``; the core,
+    or None (off, or every core held). Call it from the thread that plays, before it starts any bot or thread (a
     thread's affinity is its own, and passes to the threads and processes it creates)."""
     global _claimed
     if _claimed is not None:
@@ -57,7 +89,8 @@ def claim_core(directory: Path = CORES_DIR) -> int | None:
     if not pinning():
         return None
     directory.mkdir(parents=True, exist_ok=True)
-    for core in sorted(os.sched_getaffinity(0)):
+    allowed = os.sched_getaffinity(0)
+    for core in sorted(allowed):
         fd = os.open(directory / f"{core}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -65,8 +98,26 @@ def claim_core(directory: Path = CORES_DIR) -> int | None:
             os.close(fd)
             continue
         os.sched_setaffinity(0, {core})
-        _claimed = core, fd
-        log.info("referee process %d runs on core %d", os.getpid(), core)
+        _claimed = core, fd, frozenset(allowed - {core})
+        log.info("referee process %d plays on core %d", os.getpid(), core)
         return core
     log.warning("every core is held by another referee process: process %d runs unpinned", os.getpid())
     return None
+
+
+def game_core() -> int | None:
+    """The core this process's games are played on (``claim_core``), or None."""
+    return _claimed[0] if _claimed is not None else None
+
+
+def off_game_core() -> None:
+    """Run the calling thread, and what it starts, on the process's other cores where it has a spare one (a
+    start ahead, the pool of sandboxes, a kill); elsewhere it stays where it is."""
+    if _claimed is not None and spare_core():
+        os.sched_setaffinity(0, _claimed[2])
+
+
+def every_core() -> None:
+    """Run the calling thread, and what it starts, on every core of the process (a start the match waits for)."""
+    if _claimed is not None:
+        os.sched_setaffinity(0, _claimed[2] | {_claimed[0]})

@@ -8,19 +8,18 @@ the plain process launcher on an author's machine, without knowing which.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import Limits, RemoteBot
+from worker.referee.cores import off_game_core, on_idle_core
 from worker.sandboxes import SANDBOXES
 
 if TYPE_CHECKING:
     from worker.sandbox.warm import WarmPool
 
-REFEREES_ENV = "DURAK_REFEREES"
 WARM_POOL_ENV = "DURAK_WARM_POOL"
 
 
@@ -34,6 +33,14 @@ class LaunchedBot(Protocol):
         """Stop it now and leave nothing behind."""
 
     def log_tail(self, lines: int = 20) -> str: ...
+
+
+@runtime_checkable
+class Placeable(Protocol):
+    """A launched bot whose every process the referee can put on given cores (a sandbox's: its bots cannot move
+    themselves, docs/sandbox.md section 5); the referee's games run on its core (worker/referee/cores.py)."""
+
+    def run_on(self, cores: set[int]) -> None: ...
 
 
 @runtime_checkable
@@ -71,28 +78,6 @@ class ProcessLaunched:
         return self._process.log_tail(lines)
 
 
-
-
-def on_idle_core(variable: str, setting: str | None = None) -> bool:
-    """Whether the work ``variable`` switches, which takes a core of its own, is on.
-
-    ``setting`` (default: the environment variable ``variable``) is ``on``, ``off`` or ``auto`` (the default):
-    on when this process may run on more cores than there are referees on the host (``DURAK_REFEREES``,
-    which a Celery worker sets to its concurrency; default 1), since otherwise it takes its CPU from games
-    being played, whose clocks are wall-clock.
-    """
-    value = (setting if setting is not None else os.environ.get(variable, "auto")).strip().lower()
-    if value == "auto":
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        referees = os.environ.get(REFEREES_ENV, "1").strip()
-        if not referees.isdigit() or int(referees) < 1:
-            raise ValueError(f"{REFEREES_ENV}: {referees!r} is not a positive whole number")
-        return cores > int(referees)
-    if value not in ("on", "off"):
-        raise ValueError(f"{variable}: {value!r} is not one of auto, on, off")
-    return value == "on"
-
-
 _warm_pools: dict[str, WarmPool] = {}
 _warm_pools_lock = threading.Lock()
 
@@ -100,7 +85,7 @@ _warm_pools_lock = threading.Lock()
 def warm_pool(name: str) -> WarmPool:
     """The process's pool of sandboxes started ahead for backend ``name`` (one per process: every match of a
     worker process shares it; it starts filling at its first bot start, so a process that only self-tests
-    starts none)."""
+    starts none), tended off the core the games are played on."""
     from worker.sandbox import make_sandbox
     from worker.sandbox.bwrap import BwrapSandbox
     from worker.sandbox.warm import WarmPool
@@ -109,7 +94,7 @@ def warm_pool(name: str) -> WarmPool:
         if name not in _warm_pools:
             sandbox = make_sandbox(name)
             assert isinstance(sandbox, BwrapSandbox)
-            _warm_pools[name] = WarmPool(sandbox)
+            _warm_pools[name] = WarmPool(sandbox, on_thread=off_game_core)
         return _warm_pools[name]
 
 

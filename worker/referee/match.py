@@ -45,7 +45,8 @@ from bots_sdk.local import PlayedGame, play_game
 from bots_sdk.match import seat_order, table_rules
 from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
-from worker.referee.launch import LaunchedBot, Launcher, on_idle_core
+from worker.referee.cores import every_core, off_game_core, on_idle_core
+from worker.referee.launch import LaunchedBot, Launcher
 from worker.referee.turns import OnMove, rest
 
 log = logging.getLogger(__name__)
@@ -186,14 +187,16 @@ def play_spec(
     # The starting threads live as long as the match: a sandbox dies with the thread that spawned it (bwrap's
     # --die-with-parent is a parent-death signal, which follows the spawning thread). One per seat, so a
     # rotation's bots start side by side; the stopping thread takes a finished rotation's kills off the clock.
+    # Both run off the core the games are played on while games are played (worker/referee/cores.py).
     with ThreadPoolExecutor(max_workers=rules.players, thread_name_prefix="start") as starter, \
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="stop") as stopper:
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="stop", initializer=off_game_core) as stopper:
         try:
             for rotation in range(rotations):
                 if ahead is not None:
                     current, ahead = ahead.ready(), None
                 else:
-                    current = StartAhead(fresh(), starter, launcher, spec.limits).ready() if parallel else fresh()
+                    current = StartAhead(fresh(), starter, launcher, spec.limits, waited=True).ready() if parallel \
+                        else fresh()
                 if parallel and rotation + 1 < rotations:  # during this rotation's games, on the idle core
                     ahead = StartAhead(fresh(), starter, launcher, spec.limits)
                 order = tuple(seat_order(rules, entrants, -rotation))  # seat s holds bot order[s]
@@ -233,22 +236,28 @@ def stop_all(bots: list[list[RunningBot]]) -> None:
 
 
 class StartAhead:
-    """A rotation's bots, each started on its own ``starter`` thread as soon as this is made, frozen once serving.
+    """A rotation's bots, each started on its own ``starter`` thread as soon as this is made, frozen once serving:
+    on every core of the process when the match is ``waited`` for them (its first rotation), else off the core
+    the games are played on.
 
     A bot's fault here is kept for its first game; a start the sandbox refused leaves that bot unstarted, and
     ``_play_one`` starts it again before its game with the full start budget.
     """
 
-    def __init__(self, bots: list[list[RunningBot]], starter: Executor, launcher: Launcher, limits: Limits) -> None:
+    def __init__(
+        self, bots: list[list[RunningBot]], starter: Executor, launcher: Launcher, limits: Limits, waited: bool = False,
+    ) -> None:
         self.bots = bots
         self._launcher = launcher
         self._limits = limits
+        self._place = every_core if waited else off_game_core
         self._abandoned = threading.Event()
         self._starts = [starter.submit(self._start, running) for group in bots for running in group]
 
     def _start(self, running: RunningBot) -> None:
         if self._abandoned.is_set():
             return
+        self._place()
         try:
             running.fault = start_bot(running, self._launcher, self._limits)  # serving, then frozen
         except Exception:  # the sandbox's fault, not the bot's: the foreground starts it again, and reports it

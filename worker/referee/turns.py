@@ -10,6 +10,10 @@ freshly started one until its first game.
 
 Clocks stay wall-clock: the thaw and the freeze are a few microseconds each
 (worker/sandbox/cgroups.py), outside the bot's deadline.
+
+Each game also puts every process of its bots on the core the referee plays on
+(worker/referee/cores.py), wherever they were started: a decision's request and
+answer then wake the other side on the same core.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from typing import TypeVar
 
 from bots_sdk.bot import Bot
 from bots_sdk.engine import Action, Observation, Outcome, Rules
-from worker.referee.launch import LaunchedBot, Pausable
+from worker.referee.cores import game_core
+from worker.referee.launch import LaunchedBot, Pausable, Placeable
 
 T = TypeVar("T")
 
@@ -31,12 +36,16 @@ def rest(launched: LaunchedBot) -> None:
 
 
 class OnMove(Bot):
-    """``launched``'s bot, thawed for each call and frozen again after it (unpausable bots are just called)."""
+    """``launched``'s bot for one game, on the referee's core, thawed for each call and frozen again after it
+    (unpausable bots are just called)."""
 
     def __init__(self, launched: LaunchedBot) -> None:
         self.bot = launched.bot
         self.name = self.bot.name  # type: ignore[misc]
         self.version = self.bot.version  # type: ignore[misc]
+        core = game_core()
+        if core is not None and isinstance(launched, Placeable):
+            launched.run_on({core})
         self._pause = launched if isinstance(launched, Pausable) else None
         if self._pause is not None:
             self._pause.freeze()

@@ -118,6 +118,10 @@ class SandboxedBot(abc.ABC):
         """Undo ``freeze``."""
 
     @abc.abstractmethod
+    def run_on(self, cores: set[int]) -> None:
+        """Put every task of the sandbox on ``cores`` (the referee's core for a game: worker/referee/cores.py)."""
+
+    @abc.abstractmethod
     def alive(self) -> bool:
         """Whether the sandbox is still running."""
 
@@ -163,6 +167,9 @@ class ServedBot:
 
     def thaw(self) -> None:
         self.handle.thaw()
+
+    def run_on(self, cores: set[int]) -> None:
+        self.handle.run_on(cores)
 
     def log_tail(self, lines: int = 20) -> str:
         return self.handle.log_tail(lines)

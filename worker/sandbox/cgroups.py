@@ -172,6 +172,15 @@ class SandboxCgroup:
                 pids.update(int(p) for p in (directory / "cgroup.procs").read_text().split())
         return pids
 
+    def tasks(self) -> set[int]:
+        """Every thread of the group (v1 ``tasks``, v2 ``cgroup.threads``): one group's list, as the launcher joins
+        all of them before the bot runs, and what runs inherits them."""
+        listing = next(iter(self.dirs.values())) / ("tasks" if self.version == 1 else "cgroup.threads")
+        try:
+            return {int(task) for task in listing.read_text().split()}
+        except FileNotFoundError:
+            return set()
+
     def oom_kills(self) -> int:
         """How many processes the OOM killer ended in this group (0 where unknown)."""
         path = self.dirs.get("memory", self.dirs.get("", Path("/nonexistent")))

@@ -115,6 +115,18 @@ class LaunchedBot(SandboxedBot):
             self._signal_all(signal.SIGCONT)
             self._stopped_by_signal = False
 
+    def run_on(self, cores: set[int]) -> None:
+        """Every thread of the sandbox: its cgroups' tasks, or (without cgroups) the threads of its uid's processes;
+        one that exits meanwhile is skipped, one that starts later inherits its parent's cores."""
+        if self.cgroup is not None:
+            tasks = self.cgroup.tasks()
+        else:
+            tasks = procs.threads(self.popen.pid) if self.own_uid else {
+                task for pid in procs.pids_of_uid(self.uid) for task in procs.threads(pid)}
+        for task in tasks:
+            with contextlib.suppress(ProcessLookupError):
+                os.sched_setaffinity(task, cores)
+
     def _signal_all(self, signum: int) -> None:
         """Signal every process of the sandbox, repeating until no new pid shows up (a fork may race the scan)."""
         if self.own_uid:

@@ -46,6 +46,14 @@ def pids_of_uid(uid: int) -> list[int]:
     return found
 
 
+def threads(pid: int) -> set[int]:
+    """The thread ids of process ``pid`` (none once it is gone)."""
+    try:
+        return {int(task) for task in os.listdir(f"/proc/{pid}/task")}
+    except FileNotFoundError:
+        return set()
+
+
 def live_pids_of_uid(uid: int) -> list[int]:
     """Like ``pids_of_uid`` but without zombies (they hold no resources and vanish once reaped)."""
     live = []

@@ -58,6 +58,9 @@ DENIED_ENOSYS = (
 )
 """Refused outright with ENOSYS (clone3 too: glibc then falls back to clone, whose flags can be checked)."""
 
+DENIED_EPERM = ("sched_setaffinity",)
+"""Refused as an unprivileged caller is refused: a bot runs on the core its referee gives it (the other cores are
+other matches', worker/referee/cores.py)."""
 CLONE_NEW_FLAGS = (0x00000080, 0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 """CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET."""
 FCNTL_DENIED = (6, 7, 36, 37, 38, 1024, 1026)
@@ -109,6 +112,8 @@ def deny_list_bpf() -> bytes:
         enosys, eperm = scmp_act_errno(errno.ENOSYS), scmp_act_errno(errno.EPERM)
         for name in DENIED_ENOSYS:
             _rule(lib, ctx, enosys, name)
+        for name in DENIED_EPERM:
+            _rule(lib, ctx, eperm, name)
         for flag in CLONE_NEW_FLAGS:
             _rule(lib, ctx, eperm, "clone", (0, SCMP_CMP_MASKED_EQ, flag, flag))
         for name in ("socket", "socketpair"):

@@ -33,6 +33,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 from bots_sdk.botdir import BotSpec
 from bots_sdk.remote import Limits
@@ -122,8 +123,13 @@ class Pooled:
 class WarmPool:
     """Sandboxes of ``sandbox`` started ahead for the bots ``launch`` starts; see the module docstring."""
 
-    def __init__(self, sandbox: BwrapSandbox, size: int = POOL_SIZE, idle_s: float = IDLE_S) -> None:
+    def __init__(
+        self, sandbox: BwrapSandbox, size: int = POOL_SIZE, idle_s: float = IDLE_S,
+        on_thread: Callable[[], None] | None = None,
+    ) -> None:
         self.sandbox = sandbox
+        self.on_thread = on_thread
+        """Run first by the pool's thread, whose sandboxes inherit where it runs (the referee's ``off_game_core``)."""
         self.size = size
         self.idle_s = idle_s
         self._idle: list[Pooled] = []
@@ -196,6 +202,11 @@ class WarmPool:
         """The pool's thread: kills what is gone or unused, refills while bots start. The sandboxes are its
         children, so they die with it (``--die-with-parent`` follows the spawning thread), those given to bots
         too: it must not end before the pool is closed, whatever fails."""
+        if self.on_thread is not None:
+            try:
+                self.on_thread()
+            except Exception:
+                log.exception("the pool's thread could not be placed; it runs where it was started")
         while True:
             try:
                 if not self._tend():

@@ -151,6 +151,9 @@ class _Tracked:
     def thaw(self) -> None:
         self._served.thaw()
 
+    def run_on(self, cores: set[int]) -> None:
+        self._served.run_on(cores)
+
 
 class Recorder:
     """A ``Launcher`` that wraps another and records every launch (see the module docstring)."""

@@ -14,7 +14,8 @@ import pytest
 from bots_sdk.botdir import load_spec
 from bots_sdk.remote import Limits
 from tests.worker.sandbox.conftest import write_bot
-from worker.referee.launch import WARM_POOL_ENV, on_idle_core
+from worker.referee.cores import on_idle_core
+from worker.referee.launch import WARM_POOL_ENV
 from worker.sandbox import procs
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.handle import LaunchedBot
