@@ -73,6 +73,18 @@ else:
 app.autodiscover_tasks(["worker"], related_name="tasks", force=True)
 
 
+MATCH_QUEUES = frozenset({"referee", "tournament"})
+"""The queues whose tasks play matches: their workers' pool processes each play on a core of their own."""
+_plays_matches = False
+"""Set in a worker's main process before its pool forks: whether it consumes one of ``MATCH_QUEUES``."""
+
+
+@celeryd_after_setup.connect
+def _match_worker(sender: Any = None, instance: Any = None, **_: Any) -> None:
+    global _plays_matches
+    _plays_matches = instance is not None and bool(MATCH_QUEUES & set(instance.app.amqp.queues.consume_from))
+
+
 @celeryd_after_setup.connect
 def _prepare_runtime(sender: Any = None, instance: Any = None, **_: Any) -> None:
     """A referee worker builds its sandbox runtime here, in its main process, before it consumes anything; it
@@ -97,9 +109,11 @@ def _no_builds_in_tasks(**_: Any) -> None:
 
 @worker_process_init.connect
 def _a_core_of_its_own(**_: Any) -> None:
-    """A pool process takes a core of its own where the host has none to spare (worker/referee/cores.py); the
-    main process, which plays nothing, takes none."""
-    claim_core()
+    """A pool process of a worker that plays matches takes a core for its games (worker/referee/cores.py); the
+    main process, which plays nothing, takes none, nor do the table and analysis workers' processes, whose
+    work is paced by people or runs no bot: a core they held would be one no referee could play on."""
+    if _plays_matches:
+        claim_core()
 
 
 @worker_process_shutdown.connect

@@ -128,6 +128,28 @@ def test_a_referee_worker_with_a_child_per_core_gives_each_a_core_of_its_own(
         stop(worker)
 
 
+def test_a_worker_that_plays_no_match_leaves_the_cores_to_the_referees(
+    celery_env: dict[str, str], tmp_path: Path
+) -> None:
+    """An analysis worker with a child per core, as ``durak-arena`` starts one beside its referees: none of its
+    pool processes claims a core (a core held by it would be one no referee could play on)."""
+    cores = sorted(os.sched_getaffinity(0))
+    everything = str(cores[0]) if len(cores) == 1 else f"{cores[0]}-{cores[-1]}"
+    log = tmp_path / "worker.log"
+    worker = start_worker(celery_env, log, queues="analysis", concurrency=len(cores))
+    try:
+        deadline = time.monotonic() + 60
+        while b" ready." not in log.read_bytes():
+            assert time.monotonic() < deadline and worker.poll() is None, log.read_text()[-3000:]
+            time.sleep(0.2)
+        time.sleep(1.0)  # a pool process claims its core as it starts, well before its worker says ready
+        children = [int(pid) for pid in Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()]
+        assert len(children) == len(cores), log.read_text()[-3000:]
+        assert [cores_allowed(pid) for pid in children] == [everything] * len(cores)
+    finally:
+        stop(worker)
+
+
 def bot_processes(marker: str) -> set[int]:
     """Pids of the processes serving bots (``python -m bots_sdk.bots``) that this test's workers started: they
     inherit ``marker`` in their environment, other runs' bots on the machine do not."""
