@@ -20,6 +20,10 @@ entry (``python -m worker.build`` prints it), in any language.
 - ``floor_ms``: the median of the smallest call there is (a health check) to the same
   process, in the same run: what gRPC Python itself costs on this machine, the yardstick
   for the decision figures on a noisy shared machine.
+
+Everything runs as a worker's referee plays (worker/referee/cores.py): this process claims a core, and
+the bots it starts run on it with it; ``--unpinned`` leaves both to the scheduler (``pinned`` in the JSON
+says which).
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ import queue
 import random
 import statistics
 import sys
+import tempfile
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -48,6 +54,7 @@ from bots_sdk.local import play_game
 from bots_sdk.process import BotProcess
 from bots_sdk.remote import RemoteBot
 from bots_sdk.server import grpc_target
+from worker.referee.cores import claim_core
 
 
 class GrpcioStream:
@@ -190,9 +197,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="a few of everything: that it runs, in seconds")
+    parser.add_argument("--unpinned", action="store_true", help="the referee and its bots on any core")
     args = parser.parse_args()
     if args.smoke:
         args.decisions, args.games = 200, 2
+    # A lock directory of its own: a worker on this host keeps its cores.
+    pinned = not args.unpinned and claim_core(Path(tempfile.mkdtemp(prefix="durak-bench-cores-"))) is not None
     times, floor = decision_latency(args.decisions, args.bot)
     median, p99 = statistics.median(times["stream"]), percentile(times["stream"], 0.99)
     unary_median, unary_p99 = statistics.median(times["unary"]), percentile(times["unary"], 0.99)
@@ -222,7 +232,7 @@ def main() -> None:
             "games_per_s_grpc": round(remote, 1),
             "games_per_s_inprocess": round(local, 1), "overhead_ms_per_decision": round(overhead, 3),
             "start_ms": {load_spec(name).name: round(ms) for name, ms in starts.items()},
-            "bot": load_spec(args.bot).name, "language": load_spec(args.bot).language,
+            "bot": load_spec(args.bot).name, "language": load_spec(args.bot).language, "pinned": pinned,
         }))
     sys.stdout.flush()
 
