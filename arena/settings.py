@@ -20,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from arena.datadir import data_dir
 from arena.tables.conf import DEFAULTS as TABLE_DEFAULTS
-from worker.broker import FILESYSTEM, transport_class, transport_options
+from worker.broker import FILESYSTEM, transport_options
 from worker.sandboxes import SANDBOXES
 
 django_stubs_ext.monkeypatch()  # generic admin/queryset classes (``ModelAdmin[Bot]``) at run time, as mypy sees them
@@ -233,7 +233,6 @@ ARENA_ANALYSIS_ATTEMPTS = env.int("ARENA_ANALYSIS_ATTEMPTS", default=3)
 # arena needs no Redis. Production sets the Redis URL.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=FILESYSTEM)
 CELERY_BROKER_TRANSPORT_OPTIONS = transport_options(CELERY_BROKER_URL, VAR_DIR / "broker")
-CELERY_BROKER_TRANSPORT = transport_class(CELERY_BROKER_URL)
 CELERY_RESULT_BACKEND = None  # results live in our own tables
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # The cache holds the quotas' counters, which every web process must share: Redis when the broker is Redis,

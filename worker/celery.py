@@ -47,7 +47,6 @@ _SETTINGS = {
     "task_time_limit": MATCH_TIME_LIMIT_S,
     "task_soft_time_limit": MATCH_TIME_LIMIT_S - max(1, min(60, MATCH_TIME_LIMIT_S // 10)),
     "broker_transport_options": transport_options(_BROKER) if not _BROKER.startswith("filesystem") else {},
-    "broker_transport": transport_class(_BROKER),
     "broker_connection_retry_on_startup": True,
     # Everything that runs bots (matches, and builds: they install in the sandbox) goes to sandbox-capable
     # workers; the rest (rating fits) to the default queue.
@@ -66,12 +65,19 @@ if os.environ.get("DJANGO_SETTINGS_MODULE"):
     # The arena's settings say where the broker and the results are (CELERY_BROKER_URL, its transport options,
     # CELERY_RESULT_BACKEND, and any other CELERY_* they set); the rest is the workers' own policy above.
     app.config_from_object("django.conf:settings", namespace="CELERY")
-    _OWN = ("broker_url", "broker_transport", "broker_transport_options", "result_backend")
+    _OWN = ("broker_url", "broker_transport_options", "result_backend")
     app.conf.update({key: value for key, value in _SETTINGS.items() if key not in _OWN})
     app.autodiscover_tasks()  # the arena apps' tasks modules, imported once Django is set up
 else:
     app.conf.update(_SETTINGS)
 app.autodiscover_tasks(["worker"], related_name="tasks", force=True)
+
+
+@app.on_after_configure.connect
+def _folder_transport(sender: Celery, **_: Any) -> None:
+    """A folder broker's transport is ours (worker/broker.py), whichever settings named the folder: read once the
+    configuration is, since the arena's settings import this module."""
+    sender.conf.broker_transport = transport_class(sender.conf.broker_url)
 
 
 MATCH_QUEUES = frozenset({"referee", "tournament"})
