@@ -9,9 +9,9 @@ move a task it ran a moment ago. Measured with tests/bench/referee_throughput.py
 (two workers on two cores, 16 matches each way, three rounds): the host's cores
 were 1.85 busy out of 2, and two workers played 1.72 times what one plays; with
 each worker on a core of its own, 1.93 busy and 1.86 times. And one referee alone
-on two cores, starting the next bots ahead on the other core, spent 0.26 to 0.34 ms
-of overhead per decision with its games on one core against 0.31 to 0.47 ms left to
-the scheduler (six alternating rounds of 40 games, docs/operations.md).
+on two cores, starting the next bots ahead on the other core, spent 0.29 to 0.36 ms
+of overhead per decision with its games on one core against 0.35 to 0.46 ms left to
+the scheduler (docs/operations.md, settings).
 
 So a referee process claims a core (a lock file per core under ``/run/durak/cores``,
 held for the process's life, so a pool process recycled by Celery frees its core for
