@@ -20,8 +20,9 @@ processes inherit it, and each game puts every process of its bots on it
 (worker/referee/turns.py; a bot started elsewhere, ahead or in the pool of sandboxes,
 is moved when it is seated, and the sandbox does not let a bot move itself:
 docs/sandbox.md section 5). Where the host has a core to spare (more cores than
-``DURAK_REFEREES``), what the referee does beside its games runs on the other cores:
-the starts ahead, the pool of sandboxes and the kills call ``off_game_core`` first.
+``DURAK_REFEREES``), what the referee does beside its games runs on the cores no
+referee plays on: the starts ahead, the pool of sandboxes and the kills call
+``off_game_core`` first, and the starts a match waits for run there and on its own core.
 
 ``DURAK_PIN_CORES`` is ``on`` (the default) or ``off``. When every core is held the
 process runs unpinned, and so do its bots.
@@ -29,6 +30,8 @@ process runs unpinned, and so do its bots.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import fcntl
 import logging
 import os
@@ -42,14 +45,25 @@ REFEREES_ENV = "DURAK_REFEREES"
 PIN_ENV = "DURAK_PIN_CORES"
 CORES_DIR = DEFAULT_STATE_DIR / "cores"
 
-_claimed: tuple[int, int, frozenset[int]] | None = None
-"""This process's game core, its lock file (open for the process's life), and the process's other cores."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Claim:
+    core: int
+    lock: int
+    """The core's lock file, open (and locked) for the process's life."""
+    cores: frozenset[int]
+    """The process's cores before the claim."""
+    directory: Path
+
+
+_claimed: _Claim | None = None
 
 
 def spare_core() -> bool:
     """Whether this process has more cores than there are referees on the host (``DURAK_REFEREES``, which a Celery
     worker sets to its concurrency; default 1): its cores as they were before ``claim_core`` pinned its games."""
-    cores = len(_claimed[2]) + 1 if _claimed is not None else len(os.sched_getaffinity(0))
+    cores = len(_claimed.cores) if _claimed is not None else len(os.sched_getaffinity(0))
     referees = os.environ.get(REFEREES_ENV, "1").strip()
     if not referees.isdigit() or int(referees) < 1:
         raise ValueError(f"{REFEREES_ENV}: {referees!r} is not a positive whole number")
@@ -85,7 +99,7 @@ def claim_core(directory: Path = CORES_DIR) -> int | None:
     thread's affinity is its own, and passes to the threads and processes it creates)."""
     global _claimed
     if _claimed is not None:
-        return _claimed[0]
+        return _claimed.core
     if not pinning():
         return None
     directory.mkdir(parents=True, exist_ok=True)
@@ -98,7 +112,7 @@ def claim_core(directory: Path = CORES_DIR) -> int | None:
             os.close(fd)
             continue
         os.sched_setaffinity(0, {core})
-        _claimed = core, fd, frozenset(allowed - {core})
+        _claimed = _Claim(core, fd, frozenset(allowed), directory)
         log.info("referee process %d plays on core %d", os.getpid(), core)
         return core
     log.warning("every core is held by another referee process: process %d runs unpinned", os.getpid())
@@ -107,17 +121,36 @@ def claim_core(directory: Path = CORES_DIR) -> int | None:
 
 def game_core() -> int | None:
     """The core this process's games are played on (``claim_core``), or None."""
-    return _claimed[0] if _claimed is not None else None
+    return _claimed.core if _claimed is not None else None
+
+
+def held_cores(directory: Path = CORES_DIR) -> set[int]:
+    """The cores some referee process of the host plays on: those whose lock file is locked, as ``/proc/locks``
+    lists the locks (taking a lock to find out would make a claim made meanwhile fail)."""
+    files: dict[str, int] = {}
+    for lock in directory.glob("*.lock"):
+        with contextlib.suppress(OSError, ValueError):
+            status = lock.stat()
+            files[f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"] = int(lock.stem)
+    held = set()
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] in files:
+            held.add(files[fields[5]])
+    return held
 
 
 def off_game_core() -> None:
-    """Run the calling thread, and what it starts, on the process's other cores where it has a spare one (a
-    start ahead, the pool of sandboxes, a kill); elsewhere it stays where it is."""
+    """Run the calling thread, and what it starts, on the process's cores that no referee plays on, where there is
+    a spare one (a start ahead, the pool of sandboxes, a kill); elsewhere it stays where it is."""
     if _claimed is not None and spare_core():
-        os.sched_setaffinity(0, _claimed[2])
+        free = _claimed.cores - held_cores(_claimed.directory)
+        if free:
+            os.sched_setaffinity(0, free)
 
 
-def every_core() -> None:
-    """Run the calling thread, and what it starts, on every core of the process (a start the match waits for)."""
+def own_and_free_cores() -> None:
+    """Run the calling thread, and what it starts, on this process's game core and the cores no referee plays on
+    (a start its match waits for)."""
     if _claimed is not None:
-        os.sched_setaffinity(0, _claimed[2] | {_claimed[0]})
+        os.sched_setaffinity(0, (_claimed.cores - held_cores(_claimed.directory)) | {_claimed.core})

@@ -45,7 +45,7 @@ from bots_sdk.local import PlayedGame, play_game
 from bots_sdk.match import seat_order, table_rules
 from bots_sdk.remote import Limits
 from worker.build import BUILD_INFO, load_stored
-from worker.referee.cores import every_core, off_game_core, on_idle_core
+from worker.referee.cores import off_game_core, on_idle_core, own_and_free_cores
 from worker.referee.launch import LaunchedBot, Launcher
 from worker.referee.turns import OnMove, rest
 
@@ -237,8 +237,8 @@ def stop_all(bots: list[list[RunningBot]]) -> None:
 
 class StartAhead:
     """A rotation's bots, each started on its own ``starter`` thread as soon as this is made, frozen once serving:
-    on every core of the process when the match is ``waited`` for them (its first rotation), else off the core
-    the games are played on.
+    on the game core and the cores no referee plays on when the match is ``waited`` for them (its first
+    rotation), else on those free cores alone (worker/referee/cores.py).
 
     A bot's fault here is kept for its first game; a start the sandbox refused leaves that bot unstarted, and
     ``_play_one`` starts it again before its game with the full start budget.
@@ -250,7 +250,7 @@ class StartAhead:
         self.bots = bots
         self._launcher = launcher
         self._limits = limits
-        self._place = every_core if waited else off_game_core
+        self._place = own_and_free_cores if waited else off_game_core
         self._abandoned = threading.Event()
         self._starts = [starter.submit(self._start, running) for group in bots for running in group]
 
