@@ -67,6 +67,8 @@ class LaunchedBot(SandboxedBot):
         self._stopped_by_signal = False
         self._log_kept: bytes | None = None
         self.killed = False
+        self._placed: frozenset[int] | None = None
+        """The cores ``run_on`` last put it on."""
         self.leftovers: list[int] = []
         """Pids the sweep had to kill (should stay empty; anything here is a sandbox bug)."""
         self.exit_code: int | None = None
@@ -117,7 +119,13 @@ class LaunchedBot(SandboxedBot):
 
     def run_on(self, cores: set[int]) -> None:
         """Every thread of the sandbox: its cgroups' tasks, or (without cgroups) the threads of its uid's processes;
-        one that exits meanwhile is skipped, one that starts later inherits its parent's cores."""
+        one that exits meanwhile is skipped, one that starts later inherits its parent's cores. Done once per set
+        of cores: a bot cannot move itself (the seccomp filter), so the next game finds it where it was put, and a
+        host without cgroups would scan ``/proc`` for every game."""
+        placed = frozenset(cores)
+        if self._placed == placed:
+            return
+        self._placed = placed
         if self.cgroup is not None:
             tasks = self.cgroup.tasks()
         else:
