@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import time
 import uuid
+from collections.abc import Callable
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -67,6 +68,10 @@ def fault_of_status(code: grpc.StatusCode, details: str, limit_s: float) -> BotF
     return BotFault(Reason.PROTOCOL, f"bot answered {code.name}: {details}")
 
 
+UNREAD_MAX = 64 * 1024
+"""The largest request written to a frozen bot (``RemoteBot.on_sent``): less than a unix socket holds unread, so
+writing it never waits for the bot. A larger one is written after ``on_sent``."""
+
 CALL_ERRORS = (StreamTimeout, StreamError, DecodeError, OSError)
 """How a call on our own HTTP/2 (bots_sdk/http2.py) fails, short of the bot ending it (``StreamEnded``)."""
 
@@ -101,11 +106,20 @@ class _GameStream:
             raise fault_of_call(error, connect_s) from None
         self.open = True
 
-    def ask(self, message: pb.RefereeMessage, answer: str, limit_s: float) -> pb.BotMessage:
-        """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``."""
+    def ask(
+        self, message: pb.RefereeMessage, answer: str, limit_s: float, sent: Callable[[], None] | None = None,
+    ) -> pb.BotMessage:
+        """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``; ``sent`` is
+        called in between (``RemoteBot.on_sent``), or before a message too large to be written unread."""
         deadline = time.monotonic() + limit_s
+        data = message.SerializeToString()
+        if sent is not None and len(data) > UNREAD_MAX:
+            sent()
+            sent = None
         try:
-            self._call.send(message.SerializeToString(), deadline)
+            self._call.send(data, deadline)
+            if sent is not None:
+                sent()
             reply = pb.BotMessage.FromString(self._call.receive(deadline))
         except StreamEnded:
             self.close()
@@ -153,6 +167,11 @@ class RemoteBot(Bot):
         self._stream: _GameStream | None = None
         self.bank_left = limits.bank_s
         self.last_ms = 0.0
+        self.on_sent: Callable[[], None] | None = None
+        """Called at every call once its request is written, before its answer is awaited (over grpcio's unary
+        calls: just before the call). The referee thaws a frozen bot here (worker/referee/turns.py): the bot then
+        wakes once, to a request that is already there, instead of once for the thaw and again for the request.
+        It may be called twice for one call, so it must be idempotent."""
 
     # -------------------------------------------------------------- lifecycle
 
@@ -205,6 +224,10 @@ class RemoteBot(Bot):
     def _stub(self) -> pb_grpc.BotStub:
         return pb_grpc.BotStub(self._channel)
 
+    def _sending(self) -> None:
+        if self.on_sent is not None:
+            self.on_sent()
+
     def close(self) -> None:
         if self._stream is not None:
             self._stream.close()
@@ -225,9 +248,10 @@ class RemoteBot(Bot):
             self._message = pb.RefereeMessage()
             self._message.act.game_id = self._game_id
             self._request = self._message.act
-            self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s)
+            self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s, self.on_sent)
             return
         self._request = pb.ActRequest(game_id=self._game_id)
+        self._sending()
         try:
             self._stub.StartGame(start, timeout=self.limits.call_s)
         except grpc.RpcError as error:
@@ -246,8 +270,9 @@ class RemoteBot(Bot):
         request.clock.bank_ms = int(self.bank_left * 1000)
         started = time.perf_counter()
         if self._stream is not None:
-            reply = self._stream.ask(self._message, "act", limit).act
+            reply = self._stream.ask(self._message, "act", limit, self.on_sent).act
         else:
+            self._sending()
             try:
                 reply = self._stub.Act(request, timeout=limit)
             except grpc.RpcError as error:
@@ -274,10 +299,11 @@ class RemoteBot(Bot):
         if stream is not None:
             try:
                 if stream.open:  # a stream broken by a fault has nobody left to tell
-                    stream.ask(pb.RefereeMessage(end=end), "ended", self.limits.call_s)
+                    stream.ask(pb.RefereeMessage(end=end), "ended", self.limits.call_s, self.on_sent)
             finally:
                 stream.close()
             return
+        self._sending()
         try:
             self._stub.EndGame(end, timeout=self.limits.call_s)
         except grpc.RpcError as error:

@@ -2,14 +2,18 @@
 
 A bot that kept running between its turns could think on its opponents' time
 and, on a busy worker, take their CPU until they time out. So the referee talks
-to each launched bot through ``OnMove``: thaw just before a call (a decision,
-or the start and end of a game), freeze as soon as the answer is in, whatever
-the answer (a fault included: a bot that timed out stays frozen until it is
-killed). A bot is frozen from its first ``OnMove`` on, and ``rest`` freezes a
-freshly started one until its first game.
+to each launched bot through ``OnMove``: thaw once a call's request is written
+(a decision, or the start and end of a game: ``RemoteBot.on_sent``), freeze as
+soon as the answer is in, whatever the answer (a fault included: a bot that
+timed out stays frozen until it is killed). A bot is frozen from its first
+``OnMove`` on, and ``rest`` freezes a freshly started one until its first game.
+
+The request goes to the frozen bot, and the thaw after it: thawing first woke the
+bot's thread only to sleep again until the request came, a second wake-up and two
+context switches per decision on the game's core.
 
 Clocks stay wall-clock: the thaw and the freeze are a few microseconds each
-(worker/sandbox/cgroups.py), outside the bot's deadline.
+(worker/sandbox/cgroups.py); the thaw is inside the bot's time, the freeze outside.
 
 Each game also puts every process of its bots on the core the referee plays on
 (worker/referee/cores.py), wherever they were started: a decision's request and
@@ -49,13 +53,13 @@ class OnMove(Bot):
         self._pause = launched if isinstance(launched, Pausable) else None
         if self._pause is not None:
             self._pause.freeze()
+        self.bot.on_sent = self._pause.thaw if self._pause is not None else None
 
     def _asked(self, call: Callable[..., T], *args: object) -> T:
         if self._pause is None:
             return call(*args)
-        self._pause.thaw()
         try:
-            return call(*args)
+            return call(*args)  # thawed by the bot's ``on_sent``
         finally:
             self._pause.freeze()
 

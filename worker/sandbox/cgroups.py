@@ -174,8 +174,12 @@ class SandboxCgroup:
 
     def tasks(self) -> set[int]:
         """Every thread of the group (v1 ``tasks``, v2 ``cgroup.threads``): one group's list, as the launcher joins
-        all of them before the bot runs, and what runs inherits them."""
-        listing = next(iter(self.dirs.values())) / ("tasks" if self.version == 1 else "cgroup.threads")
+        all of them before the bot runs, and what runs inherits them; not the freezer's, which the outer bwrap
+        leaves (``spare_from_freezing``)."""
+        directory = next((d for controller, d in self.dirs.items() if controller != "freezer"), None)
+        if directory is None:
+            directory = next(iter(self.dirs.values()))
+        listing = directory / ("tasks" if self.version == 1 else "cgroup.threads")
         try:
             return {int(task) for task in listing.read_text().split()}
         except FileNotFoundError:
@@ -199,6 +203,20 @@ class SandboxCgroup:
         assert self._control is not None
         os.pwrite(self._control, b"FROZEN" if self.version == 1 else b"1", 0)
         self.frozen = True
+
+    def spare_from_freezing(self, pid: int) -> None:
+        """Move process ``pid`` out of the v1 freezer group, to the group above it; it keeps every other group
+        and limit. On v2 it stays: there a group's freeze is its children's too, so sparing one process would
+        take moving the bot into a group of its own.
+
+        For the outer bwrap, which only waits for the sandbox's pid 1: its sleep is not one the freezer can
+        take as it is, so every freeze and every thaw of its bot woke it, two context switches a decision on
+        the game's core. It runs outside the sandbox's pid namespace, as nothing the bot can see or signal.
+        The sandbox's pid 1 stays frozen with the bot: a bot can write its memory (``/proc/1/mem``)."""
+        if self.version != 1 or "freezer" not in self.dirs:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            _write(self.dirs["freezer"].parent / "cgroup.procs", str(pid))
 
     def is_frozen(self) -> bool:
         """Whether every task has parked (``freeze`` does not wait for it)."""

@@ -65,6 +65,8 @@ class LaunchedBot(SandboxedBot):
         self._seat = seat
         self._status_fd = status_fd
         self._stopped_by_signal = False
+        self._monitor_spared = False
+        """Whether the first freeze took the outer bwrap out of the freezer (``SandboxCgroup.spare_from_freezing``)."""
         self._log_kept: bytes | None = None
         self.killed = False
         self._placed: frozenset[int] | None = None
@@ -100,6 +102,10 @@ class LaunchedBot(SandboxedBot):
 
     def freeze(self) -> None:
         if self.cgroup is not None and self.cgroup.has_freezer:
+            if not self._monitor_spared:
+                self._monitor_spared = True
+                if self.pid1 is not None and self.pid1 != self.popen.pid:  # the launcher became bwrap's monitor
+                    self.cgroup.spare_from_freezing(self.popen.pid)
             self.cgroup.freeze()
             return
         global _warned_sigstop

@@ -199,3 +199,35 @@ def test_a_worker_probes_its_sandbox_once_per_process(bwrap: BwrapSandbox) -> No
         BwrapSandbox(state_dir=bwrap.state_dir, runtime_dir=bwrap.runtime_dir, first_uid=bwrap.pool.first_uid,
                      slots=bwrap.pool.count, bwrap=str(wrapper)).self_test()
     assert runs.read_text().split() == ["run"]
+
+
+def test_the_outer_bwrap_is_spared_the_freezer_and_everything_in_the_sandbox_is_not(bwrap: BwrapSandbox) -> None:
+    """The outer bwrap (outside the sandbox's pid namespace, only waiting for pid 1) leaves the freezer group at
+    the first freeze, so freezing and thawing the bot no longer wake it; it keeps its other groups, and every
+    process the sandbox holds (its pid 1, which the bot can write into, and the bot's) stays frozen."""
+    before = {pid for uid in range(bwrap.pool.uid(0), bwrap.pool.uid(3)) for pid in procs.pids_of_uid(uid)}
+    handle = bwrap.start(load_spec("random"))
+    try:
+        RemoteBot(handle.address, Limits(start_s=10)).wait_serving()
+        cgroup = handle.cgroup
+        if cgroup is None or cgroup.version != 1 or "freezer" not in cgroup.dirs:
+            pytest.skip("the outer bwrap is spared on the cgroup v1 freezer only")
+        frozen_group = cgroup.dirs["freezer"] / "cgroup.procs"
+        assert handle.popen.pid in {int(pid) for pid in frozen_group.read_text().split()}, "joined before exec"
+        handle.freeze()
+        in_freezer = {int(pid) for pid in frozen_group.read_text().split()}
+        everything = cgroup.procs()
+        assert handle.popen.pid not in in_freezer
+        assert handle.popen.pid in everything, "it keeps its memory, pids and cpu groups"
+        assert handle.pid1 in in_freezer
+        assert in_freezer == everything - {handle.popen.pid}, "every process of the sandbox is frozen"
+        deadline = time.monotonic() + 2.0
+        while not cgroup.is_frozen() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert cgroup.is_frozen()
+        handle.thaw()
+        handle.freeze()
+        assert {int(pid) for pid in frozen_group.read_text().split()} == in_freezer
+    finally:
+        handle.kill()
+    assert_gone(handle, before)
