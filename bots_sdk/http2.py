@@ -65,6 +65,9 @@ HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICAT
 """gRPC's documented mapping of an HTTP status that is not 200 to a status code, as its clients apply it."""
 
 
+MAX_STREAM_ID = (1 << 31) - 1
+
+
 class StreamError(Exception):
     """The call ended without an answer: ``code`` and ``details`` as gRPC would report them."""
 
@@ -100,11 +103,16 @@ def connect(address: str, timeout: float) -> socket.socket:
 
 
 class Http2Stream:
-    """One gRPC call with a stream each way on its own connection, for one game.
+    """One gRPC call at a time with a stream each way, on a connection that ``next_call`` keeps for the next one.
 
     ``send`` writes a message (waiting for the bot's flow-control window if it is
     full), ``receive`` reads the next one; both by an absolute ``time.monotonic``
-    deadline. Any failure ends the call for good: later calls raise again.
+    deadline. Any failure ends the call and the connection for good: later calls raise again.
+
+    The referee plays a rotation's games with a bot on one connection, one call per game
+    (bots_sdk/remote.py): a new connection cost the bot an accept, the settings both ways and a
+    header block decoded from nothing, a third of a game's start. Nothing is written until the
+    first message: the preface and the stream's headers go out with it, in one write.
     """
 
     def __init__(self, target: str, path: str, timeout: float) -> None:
@@ -112,31 +120,50 @@ class Http2Stream:
         self._encoder = hpack.Encoder()
         self._header_block = HeaderBlock(hpack.Decoder())
         self._input = bytearray()
-        self._messages = bytearray()
-        self._headers: list[tuple[str, str]] = []
-        self._send_window = self._stream_window = DEFAULT_WINDOW
+        self._send_window = DEFAULT_WINDOW
         self._peer_initial_window = DEFAULT_WINDOW
         self._max_frame = MAX_FRAME
         self._window_left = WINDOW
         self._consumed = 0
-        self._stream = 1
-        self._ended = False
+        """Bytes read on the connection since its window was last given back."""
+        self._going_away = False
         self._failure: Exception | None = None
-        headers = self._encoder.encode([
-            (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
-            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", "durak-referee"),
-        ])
-        opening = (
+        self._stream = -1
+        self._outbox = (
             PREFACE
             + frame(SETTINGS, 0, 0, struct.pack(">HIHI", SETTINGS_ENABLE_PUSH, 0, SETTINGS_INITIAL_WINDOW_SIZE, WINDOW))
             + frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", WINDOW - DEFAULT_WINDOW))
-            + frame(HEADERS, END_HEADERS, self._stream, headers)
         )
-        try:
-            self._sock.sendall(opening)
-        except OSError:
-            self._sock.close()
-            raise
+        """What goes out ahead of the next write."""
+        self._begin(path)
+
+    def _begin(self, path: str) -> None:
+        """The next stream's state, and its headers in the outbox."""
+        self._stream += 2
+        self._stream_window = self._peer_initial_window
+        self._stream_consumed = 0
+        self._messages = bytearray()
+        self._headers: list[tuple[str, str]] = []
+        self._ended = False
+        self._outbox += frame(HEADERS, END_HEADERS, self._stream, self._encoder.encode([
+            (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", "durak-referee"),
+        ]))
+
+    def next_call(self, path: str) -> bool:
+        """Start the next call on this connection, once the last one is over (``finish``); False where the
+        connection cannot take one (it failed or was closed, or the bot said it is going away)."""
+        if self._failure is not None or self._going_away or self._stream >= MAX_STREAM_ID - 2:
+            return False
+        self._begin(path)
+        return True
+
+    def finish(self) -> None:
+        """End a call whose answers are all in, as ``cancel`` does, and keep the connection for ``next_call``.
+
+        Written ahead of the next call's first message, not now: the bot is told when it next hears from us."""
+        if self._failure is None:
+            self._outbox += frame(RST_STREAM, 0, self._stream, struct.pack(">I", CANCEL))
 
     # -------------------------------------------------------------- the call
 
@@ -178,11 +205,12 @@ class Http2Stream:
         """End the call from our side, as gRPC cancels one (RST_STREAM CANCEL), and close the connection."""
         if self._failure is None:
             self._failure = StreamError(grpc.StatusCode.CANCELLED, "cancelled by the referee")
-        try:
-            self._sock.settimeout(0.05)
-            self._sock.sendall(frame(RST_STREAM, 0, self._stream, struct.pack(">I", CANCEL)))
-        except OSError:
-            pass
+        if not self._outbox:  # else the call was never written: closing says it all
+            try:
+                self._sock.settimeout(0.05)
+                self._sock.sendall(frame(RST_STREAM, 0, self._stream, struct.pack(">I", CANCEL)))
+            except OSError:
+                pass
         self._sock.close()
 
     def close(self) -> None:
@@ -217,6 +245,8 @@ class Http2Stream:
             raise self._failure
 
     def _write(self, data: bytes, deadline: float) -> None:
+        if self._outbox:
+            data, self._outbox = self._outbox + data, b""
         try:
             self._sock.settimeout(max(0.0, deadline - time.monotonic()) or 1e-6)
             self._sock.sendall(data)
@@ -263,7 +293,7 @@ class Http2Stream:
             if self._window_left < 0:
                 self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot sent past its flow-control window"))
             if stream != self._stream:
-                return  # not given back: a bot that sends on streams we did not open fills its window
+                return  # not given back: a bot that sends on streams we did not open (or ended) fills its window
             data = unpadded(kind, flags, payload)
             self._acknowledge(len(payload) - len(data), deadline)  # the padding; the rest once read as messages
             self._messages += data
@@ -290,6 +320,7 @@ class Http2Stream:
             if last < self._stream or code:
                 said = debug.decode(errors="replace")
                 self._fail(StreamError(grpc.StatusCode.UNAVAILABLE, f"the bot went away (HTTP/2 error {code}) {said}"))
+            self._going_away = True
         elif kind == PUSH_PROMISE:
             self._fail(StreamError(grpc.StatusCode.INTERNAL, "the bot pushed, which was not enabled"))
 
@@ -302,19 +333,23 @@ class Http2Stream:
                 self._max_frame = value
 
     def _acknowledge(self, size: int, deadline: float) -> None:
-        """Give the window back for what is read, once half of it is: one WINDOW_UPDATE pair per 8 MiB.
+        """Give the windows back for what is read, once half of one is: a WINDOW_UPDATE per 8 MiB.
 
-        Only bytes read as messages (or padding) count, so a bot that sends more than it is asked
-        fills the window, not the referee's memory (one window for the stream and the connection,
-        as there is one stream).
+        Only bytes read as messages (or padding) on the call's stream count, so a bot that sends more than it
+        is asked fills the connection's window, not the referee's memory.
         """
         self._consumed += size
+        self._stream_consumed += size
+        updates = b""
         if self._consumed >= WINDOW // 2:
             self._window_left += self._consumed
-            increment = struct.pack(">I", self._consumed)
+            updates += frame(WINDOW_UPDATE, 0, 0, struct.pack(">I", self._consumed))
             self._consumed = 0
-            self._write(frame(WINDOW_UPDATE, 0, 0, increment) + frame(WINDOW_UPDATE, 0, self._stream, increment),
-                        deadline)
+        if self._stream_consumed >= WINDOW // 2:
+            updates += frame(WINDOW_UPDATE, 0, self._stream, struct.pack(">I", self._stream_consumed))
+            self._stream_consumed = 0
+        if updates:
+            self._write(updates, deadline)
 
 
 def unary(target: str, path: str, request: bytes, timeout: float) -> bytes:

@@ -89,28 +89,42 @@ def fault_of_call(error: Exception, limit_s: float) -> BotFault:
     raise TypeError(f"not a call's failure: {error!r}")
 
 
+class _Stale(Exception):
+    """A connection kept from the last game was found closed: the call is made again on a new one."""
+
+
 class _GameStream:
     """One game's ``Play`` stream: each referee message is sent, then its answer read under a deadline.
 
     Spoken by ``Http2Stream`` in the calling thread (the deadline is the socket's
-    timeout), on a connection of its own: a stream broken by a fault, or a late
-    answer's, is cancelled and its connection closed, and the next game connects anew.
+    timeout), on the connection of the bot's last game where that game ended well
+    (``kept``), else a new one: a stream broken by a fault, or a late answer's, is
+    cancelled and its connection closed, and the next game connects anew.
     """
 
-    def __init__(self, target: str, connect_s: float) -> None:
-        try:
-            self._call = Http2Stream(target, PLAY_PATH, connect_s)
-        except TimeoutError:
-            raise BotFault(Reason.TIMEOUT, f"no connection within {connect_s:.1f} s") from None
-        except OSError as error:
-            raise fault_of_call(error, connect_s) from None
+    def __init__(self, target: str, connect_s: float, kept: Http2Stream | None = None) -> None:
+        if kept is not None and kept.next_call(PLAY_PATH):
+            self._call = kept
+        else:
+            if kept is not None:
+                kept.close()
+            try:
+                self._call = Http2Stream(target, PLAY_PATH, connect_s)
+            except TimeoutError:
+                raise BotFault(Reason.TIMEOUT, f"no connection within {connect_s:.1f} s") from None
+            except OSError as error:
+                raise fault_of_call(error, connect_s) from None
         self.open = True
 
     def ask(
         self, message: pb.RefereeMessage, answer: str, limit_s: float, sent: Callable[[], None] | None = None,
+        stale: bool = False,
     ) -> pb.BotMessage:
         """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``; ``sent`` is
-        called in between (``RemoteBot.on_sent``), or before a message too large to be written unread."""
+        called in between (``RemoteBot.on_sent``), or before a message too large to be written unread.
+
+        With ``stale`` (the first message on a connection kept from the last game), a connection found closed
+        or going away raises ``_Stale`` instead of a fault: a bot's server may close an idle connection."""
         deadline = time.monotonic() + limit_s
         data = message.SerializeToString()
         if sent is not None and len(data) > UNREAD_MAX:
@@ -126,6 +140,8 @@ class _GameStream:
             raise BotFault(Reason.PROTOCOL, f"the bot ended the stream instead of answering {answer!r}") from None
         except CALL_ERRORS as error:
             self.close()
+            if stale and isinstance(error, StreamError) and error.code == grpc.StatusCode.UNAVAILABLE:
+                raise _Stale from None
             raise fault_of_call(error, limit_s) from None
         if reply.WhichOneof("message") != answer:
             self.close()
@@ -139,6 +155,12 @@ class _GameStream:
         if self.open:
             self.open = False
             self._call.cancel()
+
+    def finished(self) -> Http2Stream:
+        """The game is over with every answer in: its connection, for the next game's stream."""
+        self.open = False
+        self._call.finish()
+        return self._call
 
 
 class RemoteBot(Bot):
@@ -165,6 +187,8 @@ class RemoteBot(Bot):
         self.play = False
         """Whether the bot offered the ``Play`` stream in Hello."""
         self._stream: _GameStream | None = None
+        self._connection: Http2Stream | None = None
+        """The last game's connection, once that game ended well: the next game's stream is opened on it."""
         self.bank_left = limits.bank_s
         self.last_ms = 0.0
         self.on_sent: Callable[[], None] | None = None
@@ -231,6 +255,9 @@ class RemoteBot(Bot):
     def close(self) -> None:
         if self._stream is not None:
             self._stream.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
         if "_channel" in self.__dict__:
             self._channel.close()
 
@@ -244,10 +271,19 @@ class RemoteBot(Bot):
             self._stream.close()  # the last game's, if it ended without end_game
             self._stream = None
         if self.play and self.stream:
-            self._stream = _GameStream(self._target, self.limits.call_s)
             self._message = pb.RefereeMessage()
             self._message.act.game_id = self._game_id
             self._request = self._message.act
+            kept, self._connection = self._connection, None
+            if kept is not None:
+                try:
+                    self._stream = _GameStream(self._target, self.limits.call_s, kept)
+                    self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s, self.on_sent,
+                                     stale=True)
+                    return
+                except _Stale:  # the last game's connection was closed meanwhile: a new one, as for a first game
+                    pass
+            self._stream = _GameStream(self._target, self.limits.call_s)
             self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s, self.on_sent)
             return
         self._request = pb.ActRequest(game_id=self._game_id)
@@ -300,6 +336,7 @@ class RemoteBot(Bot):
             try:
                 if stream.open:  # a stream broken by a fault has nobody left to tell
                     stream.ask(pb.RefereeMessage(end=end), "ended", self.limits.call_s, self.on_sent)
+                    self._connection = stream.finished()
             finally:
                 stream.close()
             return

@@ -25,13 +25,14 @@ import pytest
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
-from bots_sdk.bots import make_bot
-from bots_sdk.engine import Reason, Rules
+from bots_sdk.bots import RandomBot, make_bot
+from bots_sdk.engine import Observation, Outcome, Reason, Rules
 from bots_sdk.http2 import Http2Stream, StreamError, StreamTimeout, unary
 from bots_sdk.http2_frames import DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, RST_STREAM, SETTINGS, frame
+from bots_sdk.http2_server import Http2Server
 from bots_sdk.local import play_game
 from bots_sdk.remote import PLAY_PATH, Limits, RemoteBot
-from bots_sdk.server import grpc_target
+from bots_sdk.server import BotServer, grpc_target
 
 from .test_stream import RawBot, UnaryBot, well
 
@@ -235,3 +236,71 @@ def test_a_unary_call_nobody_answers_times_out(tmp_path: Path) -> None:
     with pytest.raises(StreamTimeout):
         unary(raw_peer(tmp_path, frame(HEADERS, END_HEADERS, 1, OK_HEADERS)), HEALTH, b"", 0.3)
     assert time.monotonic() - started < 1.0
+
+
+
+class Counting(RandomBot):
+    """A random bot that counts the games it was told of."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.started = self.ended = 0
+
+    def start_game(self, seat: int, rules: Rules) -> None:
+        self.started += 1
+
+    def end_game(self, outcome: Outcome, observation: Observation) -> None:
+        self.ended += 1
+
+
+def test_a_bots_games_are_calls_on_one_connection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's server (every Python bot's) is connected to once for a run of games: each game is a call of its
+    own on the connection the last game ended on (the last call cancelled ahead of the next), and every game ends
+    normally with the bot told of its start and end."""
+    accepted: list[socket.socket] = []
+    accept = Http2Server._accept
+
+    def counted(self: Http2Server, listener: socket.socket) -> None:
+        accepted.append(listener)
+        accept(self, listener)
+
+    monkeypatch.setattr(Http2Server, "_accept", counted)
+    bot = Counting()
+    server = BotServer(bot, str(tmp_path / "bot.sock")).start()
+    try:
+        remote = RemoteBot(server.address)
+        remote.wait_serving()
+        assert remote.hello().play
+        before = len(accepted)
+        for seed in range(3):
+            outcome = play_game(Rules.preset("classic"), [remote, make_bot("random", seed)], seed=seed).game.outcome
+            assert outcome is not None and outcome.reason is Reason.NORMAL, outcome
+        remote.close()
+    finally:
+        server.stop()
+    assert len(accepted) - before == 1
+    assert bot.started == bot.ended == 3
+
+
+
+def test_a_connection_the_bot_closed_between_games_is_replaced_not_a_fault(tmp_path: Path) -> None:
+    """A bot's server may close a connection between games (one that closes idle connections, or restarts its
+    transport): the next game finds the kept connection gone and starts on a new one, with no fault."""
+    server = BotServer(Counting(), str(tmp_path / "bot.sock")).start()
+    http2 = server.server
+
+    def drop_connections() -> None:  # in the server's own thread, as its idle timer would
+        for connection in list(http2._connections.values()):
+            http2._close(connection)
+
+    try:
+        remote = RemoteBot(server.address)
+        assert remote.hello().play
+        for seed in range(3):
+            outcome = play_game(Rules.preset("classic"), [remote, make_bot("random", seed)], seed=seed).game.outcome
+            assert outcome is not None and outcome.reason is Reason.NORMAL, outcome
+            http2.call_soon(drop_connections)
+            time.sleep(0.1)
+        remote.close()
+    finally:
+        server.stop()
