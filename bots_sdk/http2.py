@@ -117,6 +117,8 @@ class Http2Stream:
 
     def __init__(self, target: str, path: str, timeout: float) -> None:
         self._sock = connect(target, timeout)
+        self._sock.settimeout(None)  # waits are bounded by the kernel's timeouts (``_wait_until``)
+        self._timeout_us = 0
         self._encoder = hpack.Encoder()
         self._header_block = HeaderBlock(hpack.Decoder())
         self._input = bytearray()
@@ -244,12 +246,34 @@ class Http2Stream:
         if self._failure is not None:
             raise self._failure
 
+    def _wait_until(self, deadline: float) -> None:
+        """Bound the socket's next blocking send or receive by ``deadline`` (``TimeoutError`` if it is past).
+
+        The kernel's timeouts (``SO_RCVTIMEO``, ``SO_SNDTIMEO``) are whole milliseconds, rounded down, until the
+        last one: a game's calls share a limit, so they are set when it changes, not per call. Python's own
+        socket timeout polls before every send and receive and switches the socket's blocking mode each time
+        it is set, four system calls a decision more."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        timeout_us = int(left * 1000) * 1000 or max(1, int(left * 1_000_000))
+        if timeout_us != self._timeout_us:
+            self._timeout_us = timeout_us
+            limit = struct.pack("@ll", timeout_us // 1_000_000, timeout_us % 1_000_000)
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, limit)
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, limit)
+
     def _write(self, data: bytes, deadline: float) -> None:
         if self._outbox:
             data, self._outbox = self._outbox + data, b""
+        view = memoryview(data)
         try:
-            self._sock.settimeout(max(0.0, deadline - time.monotonic()) or 1e-6)
-            self._sock.sendall(data)
+            while view:
+                self._wait_until(deadline)
+                try:
+                    view = view[self._sock.send(view):]
+                except BlockingIOError:  # the kernel's timeout: ``_wait_until`` says whether the deadline is past
+                    continue
         except TimeoutError:
             self._fail(StreamTimeout())
         except OSError as error:
@@ -268,11 +292,10 @@ class Http2Stream:
             except Http2Error as error:  # the bot broke HTTP/2
                 self._fail(StreamError(grpc.StatusCode.INTERNAL, str(error)))
             try:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError
-                self._sock.settimeout(left)
+                self._wait_until(deadline)
                 data = self._sock.recv(65536)
+            except BlockingIOError:  # the kernel's timeout, up to a millisecond early: wait out the rest
+                continue
             except TimeoutError:
                 self._fail(StreamTimeout())
             except OSError as error:
