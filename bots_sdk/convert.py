@@ -19,6 +19,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
+from google.protobuf.message import DecodeError
+
+from bots_sdk import wire_view as view
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk.engine import (
     Action,
@@ -270,19 +273,34 @@ def events_to_pb(history: Sequence[HistoryEntry]) -> list[pb.Event]:
     return events
 
 
-def events_from_pb(events: Iterable[pb.Event]) -> list[HistoryEntry]:
+def events_from_pb(events: Iterable[pb.Event | bytes]) -> list[HistoryEntry]:
+    """The history entries of ``events``: messages, or their encodings as the view of bots_sdk/wire_view.py
+    reads them. Each event read before is looked up by its encoding: a game's events are few kinds of action
+    by few seats, read again and again."""
     out: list[HistoryEntry] = []
     for i, event in enumerate(events):
-        if event.kind == _EVENT_KINDS["action"]:
-            try:
-                out.append((ACTED, event.seat, action_from_pb(event.action), event.forced))
-            except InvalidActionError as error:
-                raise ProtocolError(f"observation.history[{i}]: {error}") from None
-        elif event.kind == _EVENT_KINDS["draw"]:
-            out.append((DREW, event.seat, event.count, event.turn_up))
-        else:
-            raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
+        encoded = event if isinstance(event, bytes) else event.SerializeToString()
+        entry = _EVENT_OF_ENTRY.get(encoded)
+        if entry is None:
+            message = _parsed(pb.Event, event, f"observation.history[{i}]") if isinstance(event, bytes) else event
+            entry = _kept(_EVENT_OF_ENTRY, encoded, _event_from_pb(message, i))
+        out.append(entry)
     return out
+
+
+def _event_from_pb(event: pb.Event, i: int) -> HistoryEntry:
+    if event.kind == _EVENT_KINDS["action"]:
+        try:
+            return (ACTED, event.seat, action_from_pb(event.action), event.forced)
+        except InvalidActionError as error:
+            raise ProtocolError(f"observation.history[{i}]: {error}") from None
+    if event.kind == _EVENT_KINDS["draw"]:
+        return (DREW, event.seat, event.count, event.turn_up)
+    raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
+
+
+_EVENT_OF_ENTRY: dict[bytes, HistoryEntry] = {}
+"""History entries read before, by their encoding."""
 
 
 # Setting a protobuf field from Python is a call into the runtime per field, and a decision's
@@ -382,31 +400,96 @@ def _event_entry(entry: HistoryEntry) -> bytes:
     return pb.Observation(history=events_to_pb([entry])).SerializeToString()
 
 
+# Reading an observation is a served bot's work at every decision. Its cards, table pairs, legal actions
+# and history events come as their encodings (the view of bots_sdk/wire_view.py), each looked up in a
+# table of those read before: one dictionary lookup per entry, where reading a message's fields made a
+# Python object per entry and then read it field by field (bots_sdk/wire_view.py). An entry not seen
+# before is parsed and converted as a message, with the same errors. Each table keeps at most
+# ``_ENTRIES_KEPT`` entries, so a referee of odd encodings cannot fill the bot's memory.
+
+_ENTRIES_KEPT: Final = 4096
+"""The most entries a lookup table keeps (a deck's cards, pairs and actions, and a game's events, are fewer)."""
+M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
+T = TypeVar("T")
+
+
+def _kept(table: dict[bytes, T], encoded: bytes, value: T) -> T:
+    if len(table) < _ENTRIES_KEPT:
+        table[encoded] = value
+    return value
+
+
+def _parsed(kind: type[M], encoded: bytes, field: str) -> M:
+    try:
+        return kind.FromString(encoded)
+    except DecodeError:
+        raise ProtocolError(f"{field}: not a {kind.__name__} message") from None
+
+
+_CARD_OF_ENTRY: dict[bytes, Card] = {
+    message.SerializeToString(): CARDS[index] for index, message in _CARD_MESSAGES.items()
+}
+_PAIR_OF_ENTRY: dict[bytes, TablePair] = {}
+_CARDS_OF_ENTRY: dict[bytes, tuple[Card, ...]] = {}
 _ACTION_OF_ENTRY: dict[bytes, Action] = {}
-"""Legal actions read before, by their encoding: a referee sends the same few again and again, and one
-lookup costs a fifth of reading the fields."""
-_ACTIONS_KEPT: Final = 4096
-"""At most this many (a deck's actions are fewer), so that a referee of odd texts cannot fill the memory."""
 
 
-def _legal_action(message: pb.Action) -> Action:
-    entry = message.SerializeToString()
-    action = _ACTION_OF_ENTRY.get(entry)
+def _card(encoded: bytes, field: str) -> Card:
+    card = _CARD_OF_ENTRY.get(encoded)
+    if card is None:
+        card = _kept(_CARD_OF_ENTRY, encoded, card_from_pb(_parsed(pb.Card, encoded, field), field))
+    return card
+
+
+def _cards(entries: Iterable[bytes], field: str) -> tuple[Card, ...]:
+    try:
+        return tuple([_CARD_OF_ENTRY[entry] for entry in entries])
+    except KeyError:  # a card not seen before (or no card): each read, for the error that names the one that is wrong
+        return tuple([_card(entry, f"{field}[{i}]") for i, entry in enumerate(entries)])
+
+
+def _pair(encoded: bytes) -> TablePair:
+    pair = _PAIR_OF_ENTRY.get(encoded)
+    if pair is None:
+        message = _parsed(pb.TablePair, encoded, "observation.table")
+        pair = _kept(_PAIR_OF_ENTRY, encoded, TablePair(
+            card_from_pb(message.attack, "observation.table"),
+            card_from_pb(message.cover, "observation.table") if message.HasField("cover") else None,
+        ))
+    return pair
+
+
+def _card_list(encoded: bytes) -> tuple[Card, ...]:
+    cards = _CARDS_OF_ENTRY.get(encoded)
+    if cards is None:
+        listed = _parsed(pb.CardList, encoded, "observation.known_cards")
+        cards = _kept(_CARDS_OF_ENTRY, encoded, cards_from_pb(listed.cards, "observation.known_cards"))
+    return cards
+
+
+def _legal_action(encoded: bytes) -> Action:
+    action = _ACTION_OF_ENTRY.get(encoded)
     if action is None:
-        action = action_from_pb(message)
-        if len(_ACTION_OF_ENTRY) < _ACTIONS_KEPT:
-            _ACTION_OF_ENTRY[entry] = action
+        try:
+            action = action_from_pb(_parsed(pb.Action, encoded, "observation.legal_actions"))
+        except InvalidActionError as error:
+            raise ProtocolError(f"observation.legal_actions: {error}") from None
+        _kept(_ACTION_OF_ENTRY, encoded, action)
     return action
 
 
 def observation_from_pb(
-    message: pb.Observation,
+    message: Any,
     rules: Rules | None = None,
     history: Sequence[HistoryEntry] | None = None,
     time_left: float | None = None,
     bank_left: float | None = None,
 ) -> Observation:
-    """The engine observation of a message; ``rules`` and ``history`` may come from a cache."""
+    """The engine observation of a ``durak.v1.Observation``, or of one read through the view of
+    bots_sdk/wire_view.py (as a served bot reads it: no copy then); ``rules`` and ``history`` may come from a
+    cache."""
+    if not isinstance(message, view.Observation):
+        message = view.Observation.FromString(message.SerializeToString())
     try:
         rules = rules if rules is not None else rules_from_pb(message.rules)
     except DurakError as error:
@@ -414,32 +497,22 @@ def observation_from_pb(
     trump = _SUIT_OF.get(message.trump)
     if trump is None:
         raise ProtocolError(f"observation.trump: {message.trump} is not a suit")
-    try:
-        legal = [_legal_action(entry) for entry in message.legal_actions]
-    except InvalidActionError as error:
-        raise ProtocolError(f"observation.legal_actions: {error}") from None
     return Observation(
-        seat=message.seat, rules=rules, hand=cards_from_pb(message.hand, "observation.hand"),
-        trump=trump, trump_card=card_from_pb(message.trump_card, "observation.trump_card"),
+        seat=message.seat, rules=rules, hand=_cards(message.hand, "observation.hand"),
+        trump=trump, trump_card=_card(message.trump_card, "observation.trump_card"),
         trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
         stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
         out_order=tuple(message.out_order),
-        table=tuple(
-            TablePair(
-                card_from_pb(p.attack, "observation.table"),
-                card_from_pb(p.cover, "observation.table") if p.HasField("cover") else None,
-            )
-            for p in message.table
-        ),
-        discard=cards_from_pb(message.discard, "observation.discard"),
+        table=tuple([_pair(entry) for entry in message.table]),
+        discard=_cards(message.discard, "observation.discard"),
         attacker=message.attacker, defender=message.defender,
         attacker_position=message.attacker_position, defender_position=message.defender_position,
         partners=tuple(message.partners),
         eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
         bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
         dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,
-        legal_actions=LegalActions(legal),
-        known_cards=tuple(cards_from_pb(c.cards, "observation.known_cards") for c in message.known_cards),
+        legal_actions=LegalActions([_legal_action(entry) for entry in message.legal_actions]),
+        known_cards=tuple([_card_list(entry) for entry in message.known_cards]),
         outcome=None,
         _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,

@@ -3,6 +3,7 @@
 The server listens on ``DURAK_BOT_ADDRESS`` (a unix socket path, or host:port),
 reports SERVING on the standard health service once it is ready, answers one
 call at a time in one thread (bots_sdk/http2_server.py, not grpcio's server),
+reads the referee's messages through the view of bots_sdk/wire_view.py,
 and stops cleanly on SIGTERM or SIGINT. An exception in the
 bot becomes an INTERNAL error whose details carry the exception, so the referee
 records a crash with the reason and the author sees the traceback on stderr.
@@ -18,6 +19,7 @@ import threading
 import traceback
 from typing import Any
 
+from bots_sdk import wire_view as view
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.grpc.health.v1 import health_pb2
 from bots_sdk.bot import Bot
@@ -205,9 +207,9 @@ class BotServer:
         methods = {
             f"/{SERVICE_NAME}/Hello": Method("unary", pb.HelloRequest, bot_servicer.Hello),
             f"/{SERVICE_NAME}/StartGame": Method("unary", pb.StartGameRequest, bot_servicer.StartGame),
-            f"/{SERVICE_NAME}/Act": Method("unary", pb.ActRequest, bot_servicer.Act),
-            f"/{SERVICE_NAME}/EndGame": Method("unary", pb.EndGameRequest, bot_servicer.EndGame),
-            f"/{SERVICE_NAME}/Play": Method("stream", pb.RefereeMessage, bot_servicer.answer),
+            f"/{SERVICE_NAME}/Act": Method("unary", view.ActRequest, bot_servicer.Act),
+            f"/{SERVICE_NAME}/EndGame": Method("unary", view.EndGameRequest, bot_servicer.EndGame),
+            f"/{SERVICE_NAME}/Play": Method("stream", view.RefereeMessage, bot_servicer.answer),
             f"/{HEALTH_SERVICE}/Check": Method("unary", health_pb2.HealthCheckRequest, health.Check),
             f"/{HEALTH_SERVICE}/Watch": Method("watch", health_pb2.HealthCheckRequest, health.status),
         }
