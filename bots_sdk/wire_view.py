@@ -8,53 +8,30 @@ bytes field are encoded alike), and bots_sdk/convert.py looks each encoding up: 
 cards, and a game few distinct actions and events, so after the first decisions reading an
 observation is a dictionary lookup per entry.
 
-The view is made when this module is imported, from the compiled ``durak.v1`` descriptor itself
-(its field numbers and names cannot drift from the contract): the same messages under the package
-``durak.v1.view``, the fields of ``ENCODED`` types in ``Observation`` turned into ``bytes``. Messages
-parse from the same bytes as ``durak.v1``'s; nothing is ever written in the view.
+The view is ``durak.v1``'s own descriptor, rewritten by proto/generate.py (``view_file``) with the
+stubs: the same messages under the package ``durak.v1.view``, the cards, table pairs, actions,
+events and card lists of ``Observation`` as ``bytes``. Made there, not here, because importing
+protobuf's ``descriptor_pb2`` to make it cost a served bot 9 to 12 ms of its start; CI regenerates
+it and fails on a difference, and tests/sdk/test_wire_view.py holds it to the contract field by
+field. Messages parse from the same bytes as ``durak.v1``'s; nothing is ever written in the view.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf import descriptor_pool, message_factory
 
-from bots_sdk._proto.durak.v1 import bot_pb2 as pb
+from bots_sdk._proto.durak.v1 import bot_view
 
-PACKAGE: Final = "durak.v1"
 VIEW_PACKAGE: Final = "durak.v1.view"
-ENCODED: Final = frozenset({"Card", "TablePair", "Action", "Event", "CardList"})
-"""The message types whose values in ``Observation`` the view leaves encoded."""
 
-
-def _view_file() -> descriptor_pb2.FileDescriptorProto:
-    """``durak.v1``'s file descriptor as the view's: its messages and enums only (no service), renamed into the
-    view's package, with ``Observation``'s fields of ``ENCODED`` types made ``bytes``."""
-    file = descriptor_pb2.FileDescriptorProto()
-    pb.DESCRIPTOR.CopyToProto(file)
-    file.name = f"{VIEW_PACKAGE.replace('.', '/')}/bot_view.proto"
-    file.package = VIEW_PACKAGE
-    file.ClearField("service")
-    for message in file.message_type:
-        for field in message.field:
-            if not field.type_name.startswith(f".{PACKAGE}."):
-                continue
-            name = field.type_name.rpartition(".")[2]
-            if message.name == "Observation" and name in ENCODED:
-                field.type = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
-                field.ClearField("type_name")
-            else:
-                field.type_name = f".{VIEW_PACKAGE}.{name}"
-    return file
-
-
-_pool = descriptor_pool.DescriptorPool()
-_pool.Add(_view_file())
+pool: Final = descriptor_pool.DescriptorPool()
+pool.AddSerializedFile(bot_view.SERIALIZED)
 
 
 def _view_of(name: str) -> Any:
-    return message_factory.GetMessageClass(_pool.FindMessageTypeByName(f"{VIEW_PACKAGE}.{name}"))
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{VIEW_PACKAGE}.{name}"))
 
 
 RefereeMessage: Final = _view_of("RefereeMessage")

@@ -1,0 +1,1 @@
+SERIALIZED: bytes
