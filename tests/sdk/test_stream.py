@@ -8,35 +8,24 @@ type, illegal, timeout) are in test_serve.py, and through real processes in test
 
 from __future__ import annotations
 
-import fcntl
-import os
-import signal
-import struct
-import termios
-import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from pathlib import Path
-from typing import TypeVar
 
 import grpc
 import pytest
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
-from bots_sdk.bot import Bot
-from bots_sdk.botdir import load_spec
-from bots_sdk.bots import RandomBot, make_bot
-from bots_sdk.engine import Action, Observation, Outcome, Reason, Rules
+from bots_sdk.bots import make_bot
+from bots_sdk.engine import Reason, Rules
 from bots_sdk.grpcio_servicers import GrpcioContext
 from bots_sdk.local import play_game
-from bots_sdk.process import BotProcess
-from bots_sdk.remote import Limits, RemoteBot, _GameStream
+from bots_sdk.remote import Limits, RemoteBot
 from bots_sdk.server import BotServicer, grpc_target
 
 from .helpers import MinBot
 
-T = TypeVar("T")
 Answer = Callable[[pb.RefereeMessage, grpc.ServicerContext], "pb.BotMessage | None"]
 """How a raw bot answers one referee message; None ends its side of the stream."""
 
@@ -204,72 +193,3 @@ def test_the_sdk_servicer_behind_grpcios_server_aborts_with_grpcs_codes(tmp_path
         server.stop(0)
     assert error.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert "rules" in (error.value.details() or "")
-
-
-class StoppedBetweenCalls(Bot):
-    """A bot process stopped (``SIGSTOP``) except during the referee's calls to it, as the referee's ``OnMove`` keeps
-    a frozen seat: woken by ``on_sent`` once each request is written, stopped again once the answer is in. Each
-    wake-up records the bytes of the request the bot had not read yet (``TIOCOUTQ`` of the referee's socket)."""
-
-    def __init__(self, process: BotProcess) -> None:
-        self.bot = process.bot
-        self._pid = process.popen.pid
-        self.name = self.bot.name  # type: ignore[misc]
-        self.unread: list[int] = []
-        self.calls = 0
-        self._stream: _GameStream | None = None
-        self.bot.on_sent = self._wake
-        self._stop()
-
-    def _stop(self) -> None:
-        """Stop the bot, and wait until it is (a signal is delivered when the process next runs)."""
-        os.kill(self._pid, signal.SIGSTOP)
-        while Path(f"/proc/{self._pid}/stat").read_text().rpartition(")")[2].split()[0] != "T":
-            time.sleep(0.0005)
-
-    def _wake(self) -> None:
-        self._stream = self.bot._stream or self._stream  # end_game has taken the game's stream off the bot
-        if self.bot.stream:
-            assert self._stream is not None
-            queued = fcntl.ioctl(self._stream._call._sock.fileno(), termios.TIOCOUTQ, struct.pack("i", 0))
-            self.unread.append(struct.unpack("i", queued)[0])
-        else:
-            self.unread.append(-1)  # a unary call on grpcio's channel: woken just before it
-        os.kill(self._pid, signal.SIGCONT)
-
-    def _asked(self, call: Callable[..., T], *args: object) -> T:
-        self.calls += 1
-        try:
-            return call(*args)
-        finally:
-            self._stop()
-
-    def start_game(self, seat: int, rules: Rules) -> None:
-        self._asked(self.bot.start_game, seat, rules)
-
-    def choose_action(self, observation: Observation) -> Action:
-        return self._asked(self.bot.choose_action, observation)
-
-    def end_game(self, outcome: Outcome, observation: Observation) -> None:
-        self._asked(self.bot.end_game, outcome, observation)
-
-
-@pytest.mark.parametrize("stream", [True, False], ids=["stream", "unary"])
-def test_a_stopped_bot_is_woken_once_its_request_is_written(stream: bool) -> None:
-    """The referee writes each request to a frozen seat and only then wakes it (``RemoteBot.on_sent``): on the
-    stream every wake-up finds the whole request unread in the socket, so the bot wakes once, to work; over the
-    unary calls it is woken just before each call. Either way every call is answered in time: a game of normal
-    end, one wake-up per call."""
-    with BotProcess(load_spec("random"), Limits(move_s=2.0, bank_s=0.0, call_s=2.0)) as process:
-        process.wait_serving()
-        process.bot.hello()
-        process.bot.stream = stream
-        seat = StoppedBetweenCalls(process)
-        played = play_game(Rules.preset("classic"), [seat, RandomBot(3)], seed=11)
-        os.kill(process.popen.pid, signal.SIGCONT)
-    assert played.game.outcome is not None and played.game.outcome.reason is Reason.NORMAL, played.game.outcome
-    assert seat.calls > 2 and len(seat.unread) == seat.calls
-    if stream:
-        assert min(seat.unread) > 5, seat.unread  # more than a message's five-byte prefix: a whole request
-    else:
-        assert set(seat.unread) == {-1}
