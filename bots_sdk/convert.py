@@ -15,6 +15,7 @@ pins the numbers themselves.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
@@ -277,18 +278,15 @@ def events_from_pb(events: Iterable[pb.Event | bytes]) -> list[HistoryEntry]:
     """The history entries of ``events``: messages, or their encodings as the view of bots_sdk/wire_view.py
     reads them. Each event read before is looked up by its encoding: a game's events are few kinds of action
     by few seats, read again and again."""
-    out: list[HistoryEntry] = []
-    for i, event in enumerate(events):
-        encoded = event if isinstance(event, bytes) else event.SerializeToString()
-        entry = _EVENT_OF_ENTRY.get(encoded)
-        if entry is None:
-            message = _parsed(pb.Event, event, f"observation.history[{i}]") if isinstance(event, bytes) else event
-            entry = _kept(_EVENT_OF_ENTRY, encoded, _event_from_pb(message, i))
-        out.append(entry)
-    return out
+    return [
+        _looked_up(_EVENT_OF_ENTRY, event if isinstance(event, bytes) else event.SerializeToString(),
+                   functools.partial(_event_of, i=i))
+        for i, event in enumerate(events)
+    ]
 
 
-def _event_from_pb(event: pb.Event, i: int) -> HistoryEntry:
+def _event_of(encoded: bytes, i: int) -> HistoryEntry:
+    event = _parsed(pb.Event, encoded, f"observation.history[{i}]")
     if event.kind == _EVENT_KINDS["action"]:
         try:
             return (ACTED, event.seat, action_from_pb(event.action), event.forced)
@@ -413,9 +411,13 @@ M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
 T = TypeVar("T")
 
 
-def _kept(table: dict[bytes, T], encoded: bytes, value: T) -> T:
-    if len(table) < _ENTRIES_KEPT:
-        table[encoded] = value
+def _looked_up(table: dict[bytes, T], encoded: bytes, read: Callable[[bytes], T]) -> T:
+    """``table``'s entry for ``encoded``, else what ``read`` makes of it, kept while the table has room."""
+    value = table.get(encoded)
+    if value is None:
+        value = read(encoded)
+        if len(table) < _ENTRIES_KEPT:
+            table[encoded] = value
     return value
 
 
@@ -435,10 +437,7 @@ _ACTION_OF_ENTRY: dict[bytes, Action] = {}
 
 
 def _card(encoded: bytes, field: str) -> Card:
-    card = _CARD_OF_ENTRY.get(encoded)
-    if card is None:
-        card = _kept(_CARD_OF_ENTRY, encoded, card_from_pb(_parsed(pb.Card, encoded, field), field))
-    return card
+    return _looked_up(_CARD_OF_ENTRY, encoded, lambda entry: card_from_pb(_parsed(pb.Card, entry, field), field))
 
 
 def _cards(entries: Iterable[bytes], field: str) -> tuple[Card, ...]:
@@ -448,34 +447,21 @@ def _cards(entries: Iterable[bytes], field: str) -> tuple[Card, ...]:
         return tuple([_card(entry, f"{field}[{i}]") for i, entry in enumerate(entries)])
 
 
-def _pair(encoded: bytes) -> TablePair:
-    pair = _PAIR_OF_ENTRY.get(encoded)
-    if pair is None:
-        message = _parsed(pb.TablePair, encoded, "observation.table")
-        pair = _kept(_PAIR_OF_ENTRY, encoded, TablePair(
-            card_from_pb(message.attack, "observation.table"),
-            card_from_pb(message.cover, "observation.table") if message.HasField("cover") else None,
-        ))
-    return pair
+def _pair_of(encoded: bytes) -> TablePair:
+    pair = _parsed(pb.TablePair, encoded, "observation.table")
+    return TablePair(card_from_pb(pair.attack, "observation.table"),
+                     card_from_pb(pair.cover, "observation.table") if pair.HasField("cover") else None)
 
 
-def _card_list(encoded: bytes) -> tuple[Card, ...]:
-    cards = _CARDS_OF_ENTRY.get(encoded)
-    if cards is None:
-        listed = _parsed(pb.CardList, encoded, "observation.known_cards")
-        cards = _kept(_CARDS_OF_ENTRY, encoded, cards_from_pb(listed.cards, "observation.known_cards"))
-    return cards
+def _card_list_of(encoded: bytes) -> tuple[Card, ...]:
+    return cards_from_pb(_parsed(pb.CardList, encoded, "observation.known_cards").cards, "observation.known_cards")
 
 
-def _legal_action(encoded: bytes) -> Action:
-    action = _ACTION_OF_ENTRY.get(encoded)
-    if action is None:
-        try:
-            action = action_from_pb(_parsed(pb.Action, encoded, "observation.legal_actions"))
-        except InvalidActionError as error:
-            raise ProtocolError(f"observation.legal_actions: {error}") from None
-        _kept(_ACTION_OF_ENTRY, encoded, action)
-    return action
+def _action_of(encoded: bytes) -> Action:
+    try:
+        return action_from_pb(_parsed(pb.Action, encoded, "observation.legal_actions"))
+    except InvalidActionError as error:
+        raise ProtocolError(f"observation.legal_actions: {error}") from None
 
 
 def observation_from_pb(
@@ -503,7 +489,7 @@ def observation_from_pb(
         trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
         stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
         out_order=tuple(message.out_order),
-        table=tuple([_pair(entry) for entry in message.table]),
+        table=tuple([_looked_up(_PAIR_OF_ENTRY, entry, _pair_of) for entry in message.table]),
         discard=_cards(message.discard, "observation.discard"),
         attacker=message.attacker, defender=message.defender,
         attacker_position=message.attacker_position, defender_position=message.defender_position,
@@ -511,8 +497,8 @@ def observation_from_pb(
         eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
         bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
         dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,
-        legal_actions=LegalActions([_legal_action(entry) for entry in message.legal_actions]),
-        known_cards=tuple([_card_list(entry) for entry in message.known_cards]),
+        legal_actions=LegalActions([_looked_up(_ACTION_OF_ENTRY, e, _action_of) for e in message.legal_actions]),
+        known_cards=tuple([_looked_up(_CARDS_OF_ENTRY, entry, _card_list_of) for entry in message.known_cards]),
         outcome=None,
         _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,
