@@ -66,6 +66,7 @@ HTTP_STATUS = {400: grpc.StatusCode.INTERNAL, 401: grpc.StatusCode.UNAUTHENTICAT
 
 
 MAX_STREAM_ID = (1 << 31) - 1
+"""The highest stream id HTTP/2 allows: a connection that has used them all takes no next call."""
 
 
 class StreamError(Exception):
