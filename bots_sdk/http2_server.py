@@ -208,17 +208,30 @@ class Http2Server:
     # ------------------------------------------------------------------ control (any thread)
 
     def start(self) -> Http2Server:
-        for listener in self._listeners:
-            listener.setblocking(False)
-            self._selector.register(listener, selectors.EVENT_READ, None)
-        self._wake_read.setblocking(False)
-        self._selector.register(self._wake_read, selectors.EVENT_READ, None)
+        """Serve in a thread of its own (``stop`` ends it)."""
+        self._register()
         self._thread = threading.Thread(target=self._run, name="durak-bot-server", daemon=True)
         self._thread.start()
         return self
 
+    def run(self) -> None:
+        """Serve in the calling thread until ``request_stop`` (from a signal handler, a task) has run its course.
+
+        A served bot's only thread then is this one: a bot frozen between its turns (the arena's cgroup freezer)
+        is woken once per thread at every freeze and thaw, and an idle main thread was half of those wake-ups."""
+        self._register()
+        self._run()
+
+    def _register(self) -> None:
+        for listener in self._listeners:
+            listener.setblocking(False)
+            self._selector.register(listener, selectors.EVENT_READ, None)
+        self._wake_read.setblocking(False)
+        self._wake_write.setblocking(False)  # a wake-up already waiting is enough: a full pipe is no reason to block
+        self._selector.register(self._wake_read, selectors.EVENT_READ, None)
+
     def call_soon(self, task: Callable[[], None]) -> None:
-        """Run ``task`` in the server's thread, between calls."""
+        """Run ``task`` in the server's thread, between calls (safe from a signal handler of that thread too)."""
         self._tasks.append(task)
         with contextlib.suppress(OSError):
             self._wake_write.send(b"\0")
@@ -236,9 +249,16 @@ class Http2Server:
                 self._flush(watch.connection)
 
     def stop(self, grace: float) -> None:
-        """Stop taking connections and calls; finish those under way within ``grace`` s, then close all."""
+        """Stop taking connections and calls; finish those under way within ``grace`` s, then close all (for a
+        server ``start`` started: this waits for its thread)."""
         if self._thread is None:
             return
+        self.request_stop(grace)
+        self._thread.join()
+        self._thread = None
+
+    def request_stop(self, grace: float) -> None:
+        """``stop`` without waiting: the serving thread winds down by itself."""
 
         def begin() -> None:
             self._stop_by = time.monotonic() + grace
@@ -255,8 +275,6 @@ class Http2Server:
                 self._flush(connection)
 
         self.call_soon(begin)
-        self._thread.join()
-        self._thread = None
 
     # ------------------------------------------------------------------ the loop
 

@@ -195,8 +195,8 @@ class HealthServicer:
 class BotServer:
     """A started server; ``serve`` runs one until a signal, tests and ``durak`` use it directly.
 
-    ``server`` answers in one thread of its own (``bots_sdk/http2_server.py``); ``start``
-    starts it and then says SERVING.
+    ``server`` answers in one thread (``bots_sdk/http2_server.py``): ``run`` serves in the calling thread (what
+    ``serve`` does), ``start`` in a thread of its own; both say SERVING.
     """
 
     def __init__(self, bot: Bot, address: str) -> None:
@@ -223,13 +223,25 @@ class BotServer:
         self.server = Http2Server(methods, listeners)
 
     def start(self) -> BotServer:
+        """Serve in a thread of its own, SERVING from now on."""
         self.server.start()
         self._set(health_pb2.HealthCheckResponse.SERVING)
         return self
 
+    def run(self) -> None:
+        """Serve in the calling thread, SERVING from now on, until ``request_stop`` has run its course."""
+        self._set(health_pb2.HealthCheckResponse.SERVING)
+        self.server.run()
+
     def stop(self, grace: float = 1.0) -> None:
         self._set(health_pb2.HealthCheckResponse.NOT_SERVING)
         self.server.stop(grace)
+
+    def request_stop(self, grace: float = 1.0) -> None:
+        """``stop`` for ``run``, from its own thread (a signal handler): NOT_SERVING, then the calls under way end
+        within ``grace`` s and ``run`` returns."""
+        self._set(health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.server.request_stop(grace)
 
     def _set(self, status: int) -> None:
         self.health.set(status)
@@ -246,14 +258,12 @@ def serve(bot: Bot, address: str | None = None) -> None:
             f"{ADDRESS_VARIABLE} is not set: it is the address to listen on (a unix socket path or host:port)."
             " The arena and `durak play --grpc` / `durak check` set it; to try by hand run `durak serve BOT`."
         )
-    server = BotServer(bot, address).start()
-    stopping = threading.Event()
+    server = BotServer(bot, address)
 
     def stop(signum: int, frame: object) -> None:
-        stopping.set()
+        server.request_stop()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print(f"{bot.name} {bot.version} serving on {address}", file=sys.stderr, flush=True)
-    stopping.wait()
-    server.stop()
+    server.run()

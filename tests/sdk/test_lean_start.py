@@ -1,4 +1,5 @@
 """A served Python bot never imports grpc, nor runs the modules its start defers: imports are most of its start.
+And it answers in its only thread: a bot frozen between turns is woken at every freeze and thaw once per thread.
 
 (docs/protocol.md section 10, bots_sdk/deferred_imports.py.) Each bot is started with the arguments the
 referee gives ``python`` (bots_sdk/process.py: ``-m bots_sdk.bots NAME`` for a reference bot, the entry
@@ -70,6 +71,8 @@ def test_a_served_bot_never_imports_grpc_nor_runs_its_deferred_imports(tmp_path:
         assert remote.play
         outcome = play_game(Rules.preset("classic", players=2), [make_bot("random", 1), remote], seed=7).game.outcome
         assert outcome is not None and outcome.reason is Reason.NORMAL, outcome
+        threads = sorted(os.listdir(f"/proc/{bot.pid}/task"))
+        assert threads == [str(bot.pid)], f"a served bot runs {len(threads)} threads"
         remote.close()
     finally:
         bot.send_signal(signal.SIGTERM)

@@ -86,6 +86,15 @@ class LaunchedBot(SandboxedBot):
     def alive(self) -> bool:
         return not self.killed and self.popen.poll() is None
 
+    def end_fd(self) -> int | None:
+        """A pidfd of the launcher (bwrap outside the sandbox), which exits when the sandbox ends."""
+        if not self.alive():  # not reaped yet, so its pid is still its own
+            return None
+        try:
+            return os.pidfd_open(self.popen.pid)
+        except ProcessLookupError:
+            return None
+
     def log_tail(self, lines: int = 20) -> str:
         if self._log_kept is not None:
             data = self._log_kept

@@ -11,7 +11,7 @@ import pytest
 
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import RandomBot
-from bots_sdk.engine import Rules
+from bots_sdk.engine import Reason, Rules
 from bots_sdk.faults import BotFault
 from bots_sdk.local import play_game
 from bots_sdk.remote import Limits, RemoteBot
@@ -84,6 +84,34 @@ def test_a_stream_bot_and_a_unary_bot_play_sandboxed(bwrap: BwrapSandbox) -> Non
     for item in served:
         assert isinstance(item.handle, LaunchedBot)
         assert_gone(item.handle)
+
+
+def test_a_start_sleeps_until_its_bot_listens_or_its_sandbox_ends(bwrap: BwrapSandbox, tmp_path: Path) -> None:
+    """The thread waiting for a bot's socket is woken by the kernel when the bot listens or its sandbox ends, and
+    takes no CPU meanwhile: a referee's starts share the GIL with the game it plays (worker/sandbox/dirwatch.py).
+    Looking for the socket every half millisecond took a tenth of the wait's time or more."""
+    slow = write_bot(tmp_path / "slow", "slow", prelude="import time\ntime.sleep(0.5)")
+    dies = write_bot(tmp_path / "dies", "dies", prelude="import os, time\ntime.sleep(0.5)\nos._exit(3)")
+    for spec, fault in ((slow, None), (dies, Reason.CRASH)):
+        handle = bwrap.start(spec)
+        try:
+            cpu, began = time.thread_time(), time.monotonic()
+            try:
+                wait_for_socket(handle, 10.0)
+                found = None
+            except BotFault as error:
+                found = error.reason
+            waited, busy = time.monotonic() - began, time.thread_time() - cpu
+        finally:
+            handle.kill()
+        assert found == fault, handle.log_tail()
+        assert 0.4 < waited < 5.0, f"{spec.name}: waited {waited:.2f} s for a bot that listens or ends after 0.5 s"
+        assert busy < waited / 50, f"{spec.name}: {busy * 1000:.1f} ms of CPU in {waited * 1000:.0f} ms of waiting"
+        # The bot that exited by itself left its pid 1 a zombie for the host's init (assert_gone): the next test
+        # gets the slot back once it is reaped.
+        gone_by = time.monotonic() + 5
+        while procs.pids_of_uid(handle.uid) and time.monotonic() < gone_by:
+            time.sleep(0.05)
 
 
 def test_bot_folder_serves_with_its_own_modules(bwrap: BwrapSandbox, tmp_path: Path) -> None:
