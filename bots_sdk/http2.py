@@ -40,6 +40,7 @@ from bots_sdk.http2_frames import (
     PING,
     PREFACE,
     PUSH_PROMISE,
+    RECV_BYTES,
     RST_STREAM,
     SETTINGS,
     SETTINGS_ENABLE_PUSH,
@@ -294,7 +295,7 @@ class Http2Stream:
                 self._fail(StreamError(grpc.StatusCode.INTERNAL, str(error)))
             try:
                 self._wait_until(deadline)
-                data = self._sock.recv(65536)
+                data = self._sock.recv(RECV_BYTES)
             except BlockingIOError:  # the kernel's timeout, up to a millisecond early: wait out the rest
                 continue
             except TimeoutError:

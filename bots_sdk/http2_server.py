@@ -369,7 +369,7 @@ class Http2Server:
 
     def _receive(self, connection: _Connection) -> None:
         try:
-            data = connection.sock.recv(1 << 20)
+            data = connection.sock.recv(frames.RECV_BYTES)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
