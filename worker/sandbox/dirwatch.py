@@ -7,7 +7,9 @@ start, and each time the game thread, woken by its bot's answer meanwhile, waite
 beside a start ahead took a tenth longer per decision than one played alone. Here the thread sleeps in the
 kernel until the directory changes or the sandbox ends, without the GIL.
 
-Python's standard library has no inotify; its three calls are glibc's, through ``ctypes``.
+Python's standard library has no inotify; its calls are glibc's, through ``ctypes``. An inotify instance is
+never closed but kept for the next wait: closing one waits for the kernel (an SRCU grace period, 8 to 20 ms
+here), which put that back on every start; taking a watch off is immediate.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import contextlib
 import ctypes
 import os
 import select
+import threading
 from collections.abc import Iterable
 
 IN_MOVED_TO = 0x80
@@ -33,6 +36,21 @@ def _checked(result: int, what: str) -> int:
     return result
 
 
+_idle: list[int] = []
+"""Inotify instances with no watch, for the next ``DirWatch``."""
+_idle_lock = threading.Lock()
+
+
+def _forget_inherited() -> None:
+    """In a forked child: the idle instances are the parent's too; the child makes its own."""
+    for fd in _idle:
+        os.close(fd)  # immediate: the parent still holds it
+    _idle.clear()
+
+
+os.register_at_fork(after_in_child=_forget_inherited)
+
+
 class DirWatch:
     """Names created in (or moved into) ``directory`` from now on; ``wait`` sleeps until the next one.
 
@@ -41,12 +59,14 @@ class DirWatch:
     """
 
     def __init__(self, directory: str) -> None:
-        self.fd = _checked(_libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC), "inotify_init1")
+        with _idle_lock:
+            fd = _idle.pop() if _idle else None
+        self.fd = fd if fd is not None else _checked(_libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC), "inotify_init1")
         try:
-            _checked(_libc.inotify_add_watch(self.fd, os.fsencode(directory), IN_CREATE | IN_MOVED_TO),
-                     f"inotify_add_watch {directory}")
+            self._watch = _checked(_libc.inotify_add_watch(self.fd, os.fsencode(directory), IN_CREATE | IN_MOVED_TO),
+                                   f"inotify_add_watch {directory}")
         except OSError:
-            os.close(self.fd)
+            self._keep()
             raise
 
     def wait(self, timeout: float, also: Iterable[int] = ()) -> None:
@@ -60,7 +80,16 @@ class DirWatch:
                 os.read(self.fd, READ_BYTES)
 
     def close(self) -> None:
-        os.close(self.fd)
+        """Take the watch off (the directory may be gone, and its watch with it) and keep the instance."""
+        _libc.inotify_rm_watch(self.fd, self._watch)
+        self._keep()
+
+    def _keep(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self.fd, READ_BYTES):  # what is left queued, the removal's own event included
+                pass
+        with _idle_lock:
+            _idle.append(self.fd)
 
     def __enter__(self) -> DirWatch:
         return self
