@@ -49,6 +49,11 @@
   pool of sandboxes started ahead (``pooled_games_per_s``, ``pooled_ratio``), in turn with the other two.
   ``DURAK_START_AHEAD`` applies as in the worker.
 
+``referee_on_bots_python``: whether this process (the referee) runs on the interpreter the bots run on, Debian's
+under ``/usr``, as a worker of the Docker image does and a venv made by ``.ci/run`` does. The figures above were
+measured so: with another build of Python for the referee (a pyenv one, say) its share of every decision differs
+(docs/development.md, "Benchmarks").
+
 ``--only`` runs the parts named (``--only scaling``: the scaling batch alone); ``--smoke`` runs every part
 once, as small as it goes (seconds), to show the benchmark still works.
 """
@@ -63,6 +68,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -95,7 +101,7 @@ from worker.referee.match import (
 from worker.sandbox import make_sandbox
 from worker.sandbox.bwrap import BwrapSandbox
 from worker.sandbox.cgroups import CgroupManager
-from worker.sandbox.runtime import ensure_runtime
+from worker.sandbox.runtime import ensure_runtime, sandbox_python
 from worker.sandbox.warm import WarmPool
 
 PRIME_S = 60.0
@@ -521,8 +527,10 @@ def main() -> None:
         raise SystemExit(problem)
     # The pool is measured where it is named (its own figures); elsewhere its refills would only add noise.
     os.environ[WARM_POOL_ENV] = "off"
-    rows: list[tuple[str, str]] = []
-    figures: dict[str, object] = {}
+    referee, bots = Path(sys._base_executable).resolve(), sandbox_python()  # type: ignore[attr-defined]
+    same = "yes" if referee == bots else f"no: {referee}"
+    rows: list[tuple[str, str]] = [("the referee runs on the bots' Python", same)]
+    figures: dict[str, object] = {"referee_on_bots_python": referee == bots}
     if "games" in parts:
         played = as_a_worker(games_part, args.games)
         games_per_s, pooled_per_s, in_process = played.games_per_s, played.pooled_games_per_s, played.in_process
