@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
@@ -279,7 +280,7 @@ def events_from_pb(events: Iterable[pb.Event | bytes]) -> list[HistoryEntry]:
     reads them. Each event read before is looked up by its encoding: a game's events are few kinds of action
     by few seats, read again and again."""
     return [
-        _looked_up(_EVENT_OF_ENTRY, event if isinstance(event, bytes) else event.SerializeToString(),
+        _kept(_EVENT_OF_ENTRY, event if isinstance(event, bytes) else event.SerializeToString(),
                    functools.partial(_event_of, i=i))
         for i, event in enumerate(events)
     ]
@@ -301,93 +302,151 @@ _EVENT_OF_ENTRY: dict[bytes, HistoryEntry] = {}
 """History entries read before, by their encoding."""
 
 
-# Setting a protobuf field from Python is a call into the runtime per field, and a decision's
-# observation has dozens of entries in its repeated message fields (its cards, table, legal actions,
-# new events): ``observation_to_pb`` appends those as their encoded entries instead (protobuf's
-# encoding of a message with only that entry set), concatenated and parsed by one ``MergeFromString``,
-# which appends each entry to its field. Each entry is encoded once per process: a deck has few cards,
-# and there are few pairs, actions and events. A decision's conversion costs about half of what
-# setting the fields did, or less (docs/protocol.md section 10).
+# A referee encodes an observation for every decision. Setting a protobuf message's fields from Python is a
+# call into the runtime per field, dozens per observation, and serializing it then encodes the whole history
+# again. So an observation's encoding is put together from the encodings of its parts, each made once by
+# protobuf itself and kept: a field with its value (``seat`` 1, ``stock_size`` 24, a hand's sizes), a card,
+# a table pair, a legal action, a history event. Protobuf's encoding of a message is the concatenation of its
+# fields' (a repeated field's entries appended in order), and a parser reads fields in any order, so the
+# concatenation is the observation's encoding, in another field order than protobuf's own. Each seat's
+# history grows with the game, and its encoding with it: an ``ObservationEncoder`` keeps it, and encodes the
+# events added since its last observation only. An observation costs about half of what setting a message's
+# fields and serializing it did (docs/protocol.md section 10).
 
-_PER_DECISION_FIELDS = (
-    "hand", "trump_card", "trump_drawn_by", "hand_sizes", "out", "out_order", "table", "discard",
-    "eligible_attackers", "legal_actions", "known_cards", "partners",
+_ENTRIES_KEPT: Final = 4096
+"""The most encodings a table keeps, and the most entries a reading table keeps (a deck's cards, pairs and
+actions, a game's events, and the values of an observation's fields are fewer, so neither side can fill the
+other's memory with odd values)."""
+M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
+T = TypeVar("T")
+
+
+def _kept(table: dict[K, T], key: K, make: Callable[[K], T]) -> T:
+    """``table``'s entry for ``key``, else what ``make`` makes of it, kept while the table has room."""
+    value = table.get(key)
+    if value is None:
+        value = make(key)
+        if len(table) < _ENTRIES_KEPT:
+            table[key] = value
+    return value
+
+
+class _Encodings(dict[K, bytes]):
+    """Encodings by the value encoded: ``make`` makes the encoding of a value not seen before, which is kept while
+    the table has room. A lookup is the dictionary's own, with no call into Python for a value seen before."""
+
+    def __init__(self, make: Callable[[K], bytes]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> bytes:
+        value = self._make(key)
+        if len(self) < _ENTRIES_KEPT:
+            self[key] = value
+        return value
+
+
+def _observation_with(name: str, value: Any) -> bytes:
+    """The encoding of an ``Observation`` with field ``name`` set to ``value`` alone (a repeated field's values as a
+    tuple)."""
+    fields: dict[str, Any] = {name: list(value) if isinstance(value, tuple) else value}
+    return pb.Observation(**fields).SerializeToString()
+
+
+_FIELD_VALUES: Final = (
+    "stock_size", "hand_sizes", "out", "out_order", "attacker", "defender", "eligible_attackers", "take_declared",
+    "bout", "attack_limit", "pickups_in_a_row", "attacker_position", "defender_position",
 )
+"""The fields that change during a game and are read as they are: each has its table of encodings by value."""
+_values_of: Final = operator.attrgetter(*_FIELD_VALUES)
+_FIELD_ENCODINGS: Final = tuple(_Encodings(functools.partial(_observation_with, name)) for name in _FIELD_VALUES)
 
 
-def observation_to_pb(observation: Observation, into: pb.Observation | None = None) -> pb.Observation:
-    """The message of an observation.
+def _to_act_entry(seat: int | None) -> bytes:
+    return _observation_with("to_act", -1 if seat is None else seat)
 
-    With ``into``, the message of the same seat's previous decision in the same
-    game, only the history events added since are converted and appended: the
-    history only grows, and rebuilding it at every decision would make a game cost
-    quadratic time.
-    """
-    obs = observation
-    message = into if into is not None else pb.Observation()
-    for name in _PER_DECISION_FIELDS:
-        message.ClearField(name)  # type: ignore[arg-type]
-    if not message.HasField("rules"):
-        message.rules.CopyFrom(rules_to_pb(obs.rules))
-    message.seat = obs.seat
-    message.trump = _SUITS[obs.trump]
-    message.trump_card.rank, message.trump_card.suit = _CARD_FIELDS[obs.trump_card.index]
-    if obs.trump_drawn_by is not None:
-        message.trump_drawn_by = obs.trump_drawn_by
-    message.stock_size = obs.stock_size
-    message.attacker = obs.attacker
-    message.defender = obs.defender
-    message.attacker_position = obs.attacker_position
-    message.defender_position = obs.defender_position
-    message.take_declared = obs.take_declared
-    message.bout = obs.bout
-    message.attack_limit = obs.attack_limit
-    message.pickups_in_a_row = obs.pickups_in_a_row
-    message.dealer = obs.dealer
-    message.to_act = obs.to_act if obs.to_act is not None else -1
-    message.hand_sizes.extend(obs.hand_sizes)
-    message.out.extend(obs.out)
-    message.out_order.extend(obs.out_order)
-    message.eligible_attackers.extend(obs.eligible_attackers)
-    message.partners.extend(obs.partners)
-    for cards in obs.known_cards:
-        _add_cards(message.known_cards.add().cards, cards)
-    message.MergeFromString(b"".join([
-        *[_HAND_ENTRIES[card.index] for card in obs.hand],
-        *[_DISCARD_ENTRIES[card.index] for card in obs.discard],
-        *[_encoded(_TABLE_ENTRIES, (pair.attack.index, pair.cover.index if pair.cover else -1), _table_entry)
-          for pair in obs.table],
-        *[_encoded(_ACTION_ENTRIES, action, _action_entry) for action in obs.legal_actions],
-        *[_encoded(_EVENT_ENTRIES, entry, _event_entry) for entry in obs._history[len(message.history):]],
-    ]))
-    return message
+
+def _trump_drawn_by_entry(seat: int | None) -> bytes:
+    return b"" if seat is None else _observation_with("trump_drawn_by", seat)
+
+
+def _known_cards_entry(hands: tuple[tuple[Card, ...], ...]) -> bytes:
+    return pb.Observation(known_cards=[
+        pb.CardList(cards=[card_to_pb(card) for card in hand]) for hand in hands]).SerializeToString()
+
+
+_TO_ACT_ENCODINGS: Final = _Encodings(_to_act_entry)
+_TRUMP_DRAWN_BY_ENCODINGS: Final = _Encodings(_trump_drawn_by_entry)
+_KNOWN_CARDS_ENCODINGS: Final = _Encodings(_known_cards_entry)
+
+
+class ObservationEncoder:
+    """One seat's observations in one game, encoded as ``durak.v1.Observation`` (the comment above says how)."""
+
+    def __init__(self) -> None:
+        self._history = bytearray()
+        self._events = 0
+        """How many of the history's events ``_history`` holds."""
+        self._game = b""
+        """The fields that stay as they are for the whole game (its rules, the seat, the trump, the dealer, the
+        partners), encoded at the first observation (the rules are never empty)."""
+
+    def encode(self, observation: Observation) -> bytes:
+        """The encoding of ``observation``, which comes after the last one encoded, in the same game, for the same
+        seat: the history only grows, and what of it was encoded before is not encoded again."""
+        obs = observation
+        history = obs._history
+        if len(history) < self._events:
+            raise ValueError("an observation older than the last one encoded: a new game needs a new encoder")
+        if not self._game:
+            self._game = b"".join([
+                pb.Observation(rules=rules_to_pb(obs.rules)).SerializeToString(), _observation_with("seat", obs.seat),
+                _observation_with("trump", _SUITS[obs.trump]), _observation_with("dealer", obs.dealer),
+                _observation_with("partners", obs.partners),
+            ])
+        self._history += b"".join(map(_EVENT_ENTRIES.__getitem__, history[self._events:]))
+        self._events = len(history)
+        return b"".join([
+            self._game, *map(operator.getitem, _FIELD_ENCODINGS, _values_of(obs)), _TO_ACT_ENCODINGS[obs.to_act],
+            _TRUMP_CARD_ENTRIES[obs.trump_card], _TRUMP_DRAWN_BY_ENCODINGS[obs.trump_drawn_by],
+            _KNOWN_CARDS_ENCODINGS[obs.known_cards], *map(_HAND_ENTRIES.__getitem__, obs.hand),
+            *map(_DISCARD_ENTRIES.__getitem__, obs.discard), *map(_TABLE_ENTRIES.__getitem__, obs.table),
+            *map(_ACTION_ENTRIES.__getitem__, obs.legal_actions), self._history,
+        ])
+
+
+def encoded_field(number: int, payload: bytes | bytearray) -> bytes:
+    """A message field ``number`` holding the encoded message ``payload``, as protobuf encodes it: the field's key
+    and the payload's length (varints), then the payload: a message's encoding put around an encoded part."""
+    head = bytearray()
+    for value in (number << 3 | 2, len(payload)):  # wire type 2: length-delimited
+        while value > 0x7F:
+            head.append(value & 0x7F | 0x80)
+            value >>= 7
+        head.append(value)
+    return bytes(head + payload)
+
+
+def observation_to_pb(observation: Observation) -> pb.Observation:
+    """The message of an observation (a referee sends ``ObservationEncoder``'s encoding instead)."""
+    return pb.Observation.FromString(ObservationEncoder().encode(observation))
 
 
 _CARD_MESSAGES: Final = {index: pb.Card(rank=rank, suit=suit) for index, (rank, suit) in _CARD_FIELDS.items()}
 _HAND_ENTRIES: Final = {
-    index: pb.Observation(hand=[card]).SerializeToString() for index, card in _CARD_MESSAGES.items()
+    CARDS[index]: pb.Observation(hand=[card]).SerializeToString() for index, card in _CARD_MESSAGES.items()
 }
 _DISCARD_ENTRIES: Final = {
-    index: pb.Observation(discard=[card]).SerializeToString() for index, card in _CARD_MESSAGES.items()
+    CARDS[index]: pb.Observation(discard=[card]).SerializeToString() for index, card in _CARD_MESSAGES.items()
 }
-_TABLE_ENTRIES: dict[tuple[int, int], bytes] = {}
-_ACTION_ENTRIES: dict[Action, bytes] = {}
-_EVENT_ENTRIES: dict[HistoryEntry, bytes] = {}
+_TRUMP_CARD_ENTRIES: Final = {
+    CARDS[index]: pb.Observation(trump_card=card).SerializeToString() for index, card in _CARD_MESSAGES.items()
+}
 
 
-def _encoded(cache: dict[K, bytes], key: K, encode: Callable[[K], bytes]) -> bytes:
-    entry = cache.get(key)
-    if entry is None:
-        entry = cache[key] = encode(key)
-    return entry
-
-
-def _table_entry(key: tuple[int, int]) -> bytes:
-    attack, cover = key
-    pair = pb.TablePair(attack=card_to_pb(CARDS[attack]))
-    if cover >= 0:
-        pair.cover.CopyFrom(card_to_pb(CARDS[cover]))
-    return pb.Observation(table=[pair]).SerializeToString()
+def _table_entry(pair: TablePair) -> bytes:
+    cover = card_to_pb(pair.cover) if pair.cover is not None else None
+    return pb.Observation(table=[pb.TablePair(attack=card_to_pb(pair.attack), cover=cover)]).SerializeToString()
 
 
 def _action_entry(action: Action) -> bytes:
@@ -398,28 +457,17 @@ def _event_entry(entry: HistoryEntry) -> bytes:
     return pb.Observation(history=events_to_pb([entry])).SerializeToString()
 
 
+_TABLE_ENTRIES: Final = _Encodings(_table_entry)
+_ACTION_ENTRIES: Final = _Encodings(_action_entry)
+_EVENT_ENTRIES: Final = _Encodings(_event_entry)
+
+
 # Reading an observation is a served bot's work at every decision. Its cards, table pairs, legal actions
 # and history events come as their encodings (the view of bots_sdk/wire_view.py), each looked up in a
 # table of those read before: one dictionary lookup per entry, where reading a message's fields made a
 # Python object per entry and then read it field by field (bots_sdk/wire_view.py). An entry not seen
 # before is parsed and converted as a message, with the same errors. Each table keeps at most
 # ``_ENTRIES_KEPT`` entries, so a referee of odd encodings cannot fill the bot's memory.
-
-_ENTRIES_KEPT: Final = 4096
-"""The most entries a lookup table keeps (a deck's cards, pairs and actions, and a game's events, are fewer)."""
-M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
-T = TypeVar("T")
-
-
-def _looked_up(table: dict[bytes, T], encoded: bytes, read: Callable[[bytes], T]) -> T:
-    """``table``'s entry for ``encoded``, else what ``read`` makes of it, kept while the table has room."""
-    value = table.get(encoded)
-    if value is None:
-        value = read(encoded)
-        if len(table) < _ENTRIES_KEPT:
-            table[encoded] = value
-    return value
-
 
 def _parsed(kind: type[M], encoded: bytes, field: str) -> M:
     try:
@@ -437,7 +485,7 @@ _ACTION_OF_ENTRY: dict[bytes, Action] = {}
 
 
 def _card(encoded: bytes, field: str) -> Card:
-    return _looked_up(_CARD_OF_ENTRY, encoded, lambda entry: card_from_pb(_parsed(pb.Card, entry, field), field))
+    return _kept(_CARD_OF_ENTRY, encoded, lambda entry: card_from_pb(_parsed(pb.Card, entry, field), field))
 
 
 def _cards(entries: Iterable[bytes], field: str) -> tuple[Card, ...]:
@@ -489,7 +537,7 @@ def observation_from_pb(
         trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
         stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
         out_order=tuple(message.out_order),
-        table=tuple([_looked_up(_PAIR_OF_ENTRY, entry, _pair_of) for entry in message.table]),
+        table=tuple([_kept(_PAIR_OF_ENTRY, entry, _pair_of) for entry in message.table]),
         discard=_cards(message.discard, "observation.discard"),
         attacker=message.attacker, defender=message.defender,
         attacker_position=message.attacker_position, defender_position=message.defender_position,
@@ -497,8 +545,8 @@ def observation_from_pb(
         eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
         bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
         dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,
-        legal_actions=LegalActions([_looked_up(_ACTION_OF_ENTRY, e, _action_of) for e in message.legal_actions]),
-        known_cards=tuple([_looked_up(_CARDS_OF_ENTRY, entry, _card_list_of) for entry in message.known_cards]),
+        legal_actions=LegalActions([_kept(_ACTION_OF_ENTRY, e, _action_of) for e in message.legal_actions]),
+        known_cards=tuple([_kept(_CARDS_OF_ENTRY, entry, _card_list_of) for entry in message.known_cards]),
         outcome=None,
         _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,

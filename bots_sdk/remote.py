@@ -23,10 +23,9 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
-from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk._proto.grpc.health.v1 import health_pb2
 from bots_sdk.bot import Bot
-from bots_sdk.convert import action_from_pb, observation_to_pb, outcome_to_pb, rules_to_pb
+from bots_sdk.convert import ObservationEncoder, action_from_pb, encoded_field, outcome_to_pb, rules_to_pb
 from bots_sdk.engine import Action, DurakError, Observation, Outcome, Reason, Rules
 from bots_sdk.faults import BotFault
 from bots_sdk.http2 import Http2Stream, StreamEnded, StreamError, StreamTimeout, unary
@@ -50,6 +49,9 @@ class Limits:
 ARENA_LIMITS = Limits()
 PLAY_PATH = "/durak.v1.Bot/Play"
 HELLO_PATH = "/durak.v1.Bot/Hello"
+START_GAME_PATH = "/durak.v1.Bot/StartGame"
+ACT_PATH = "/durak.v1.Bot/Act"
+END_GAME_PATH = "/durak.v1.Bot/EndGame"
 HEALTH_PATH = "/grpc.health.v1.Health/Check"
 
 
@@ -71,6 +73,24 @@ def fault_of_status(code: grpc.StatusCode, details: str, limit_s: float) -> BotF
 UNREAD_MAX = 64 * 1024
 """The largest request written to a frozen bot (``RemoteBot.on_sent``): less than a unix socket holds unread, so
 writing it never waits for the bot. A larger one is written after ``on_sent``."""
+
+_ACT_OBSERVATION = pb.ActRequest.DESCRIPTOR.fields_by_name["observation"].number
+_END_OBSERVATION = pb.EndGameRequest.DESCRIPTOR.fields_by_name["observation"].number
+_ACT = pb.RefereeMessage.DESCRIPTOR.fields_by_name["act"].number
+_END = pb.RefereeMessage.DESCRIPTOR.fields_by_name["end"].number
+"""Field numbers of the messages the referee puts around an encoded observation (bots_sdk/convert.py)."""
+
+def act_request(game_field: bytes, observation: bytes, move_ms: int, bank_ms: int) -> bytes:
+    """A decision's ``ActRequest``, encoded: ``game_field`` (its ``game_id``, encoded), ``observation`` (as an
+    ``ObservationEncoder`` encodes it) and the clock; ``on_play`` puts it on the ``Play`` stream."""
+    return b"".join([game_field, encoded_field(_ACT_OBSERVATION, observation),
+                     pb.ActRequest(clock=pb.Clock(move_ms=move_ms, bank_ms=bank_ms)).SerializeToString()])
+
+
+def on_play(request: bytes) -> bytes:
+    """The ``RefereeMessage`` of an encoded ``ActRequest`` (``act_request``)."""
+    return encoded_field(_ACT, request)
+
 
 CALL_ERRORS = (StreamTimeout, StreamError, DecodeError, OSError)
 """How a call on our own HTTP/2 (bots_sdk/http2.py) fails, short of the bot ending it (``StreamEnded``)."""
@@ -117,16 +137,15 @@ class _GameStream:
         self.open = True
 
     def ask(
-        self, message: pb.RefereeMessage, answer: str, limit_s: float, sent: Callable[[], None] | None = None,
-        stale: bool = False,
+        self, data: bytes, answer: str, limit_s: float, sent: Callable[[], None] | None = None, stale: bool = False,
     ) -> pb.BotMessage:
-        """Send ``message`` and read the bot's ``answer`` (a ``BotMessage`` field) within ``limit_s``; ``sent`` is
-        called in between (``RemoteBot.on_sent``), or before a message too large to be written unread.
+        """Send the encoded ``RefereeMessage`` ``data`` and read the bot's ``answer`` (a ``BotMessage`` field) within
+        ``limit_s``; ``sent`` is called in between (``RemoteBot.on_sent``), or before a message too large to be
+        written unread.
 
         With ``stale`` (the first message on a connection kept from the last game), a connection found closed
         or going away raises ``_Stale`` instead of a fault: a bot's server may close an idle connection."""
         deadline = time.monotonic() + limit_s
-        data = message.SerializeToString()
         if sent is not None and len(data) > UNREAD_MAX:
             sent()
             sent = None
@@ -182,8 +201,10 @@ class RemoteBot(Bot):
         self.sdk = ""
         self._target = grpc_target(address)
         self._game_id = ""
-        self._request = pb.ActRequest()
-        self._message = pb.RefereeMessage()
+        self._game_field = b""
+        """``ActRequest.game_id``, encoded."""
+        self._observations = ObservationEncoder()
+        """This game's observations (its history encoded once)."""
         self.play = False
         """Whether the bot offered the ``Play`` stream in Hello."""
         self._stream: _GameStream | None = None
@@ -245,8 +266,19 @@ class RemoteBot(Bot):
         return grpc.insecure_channel(self._target)
 
     @functools.cached_property
-    def _stub(self) -> pb_grpc.BotStub:
-        return pb_grpc.BotStub(self._channel)
+    def _start_call(self) -> grpc.UnaryUnaryMultiCallable[pb.StartGameRequest, pb.StartGameResponse]:
+        return self._channel.unary_unary(START_GAME_PATH, request_serializer=pb.StartGameRequest.SerializeToString,
+                                         response_deserializer=pb.StartGameResponse.FromString)
+
+    @functools.cached_property
+    def _act_call(self) -> grpc.UnaryUnaryMultiCallable[bytes, pb.ActResponse]:
+        """``Act``, whose request is sent as it was encoded."""
+        return self._channel.unary_unary(ACT_PATH, response_deserializer=pb.ActResponse.FromString)
+
+    @functools.cached_property
+    def _end_call(self) -> grpc.UnaryUnaryMultiCallable[bytes, pb.EndGameResponse]:
+        """``EndGame``, whose request is sent as it was encoded."""
+        return self._channel.unary_unary(END_GAME_PATH, response_deserializer=pb.EndGameResponse.FromString)
 
     def _sending(self) -> None:
         if self.on_sent is not None:
@@ -265,52 +297,48 @@ class RemoteBot(Bot):
 
     def start_game(self, seat: int, rules: Rules) -> None:
         self._game_id = uuid.uuid4().hex
+        self._game_field = pb.ActRequest(game_id=self._game_id).SerializeToString()
+        self._observations = ObservationEncoder()
         self.bank_left = self.limits.bank_s
         start = pb.StartGameRequest(game_id=self._game_id, seat=seat, rules=rules_to_pb(rules))
         if self._stream is not None:
             self._stream.close()  # the last game's, if it ended without end_game
             self._stream = None
         if self.play and self.stream:
-            self._message = pb.RefereeMessage()
-            self._message.act.game_id = self._game_id
-            self._request = self._message.act
+            message = pb.RefereeMessage(start=start).SerializeToString()
             kept, self._connection = self._connection, None
             if kept is not None:
                 try:
                     self._stream = _GameStream(self._target, self.limits.call_s, kept)
-                    self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s, self.on_sent,
-                                     stale=True)
+                    self._stream.ask(message, "started", self.limits.call_s, self.on_sent, stale=True)
                     return
                 except _Stale:  # the last game's connection was closed meanwhile: a new one, as for a first game
                     pass
             self._stream = _GameStream(self._target, self.limits.call_s)
-            self._stream.ask(pb.RefereeMessage(start=start), "started", self.limits.call_s, self.on_sent)
+            self._stream.ask(message, "started", self.limits.call_s, self.on_sent)
             return
-        self._request = pb.ActRequest(game_id=self._game_id)
         self._sending()
         try:
-            self._stub.StartGame(start, timeout=self.limits.call_s)
+            self._start_call(start, timeout=self.limits.call_s)
         except grpc.RpcError as error:
             raise fault_of(error, self.limits.call_s) from None
 
     def choose_action(self, observation: Observation) -> Action:
         """Ask the bot, under the per-move limit plus what is left of the bank.
 
-        The request is the previous decision's message, updated in place (only the
-        history added since is converted): what the referee builds stays incremental.
+        The request is encoded from its parts (bots_sdk/convert.py), the history added since the last decision
+        only: what the referee builds stays incremental.
         """
         limit = self.limits.move_s + self.bank_left
-        request = self._request
-        observation_to_pb(observation, request.observation)
-        request.clock.move_ms = int(limit * 1000)
-        request.clock.bank_ms = int(self.bank_left * 1000)
+        request = act_request(self._game_field, self._observations.encode(observation), int(limit * 1000),
+                              int(self.bank_left * 1000))
         started = time.perf_counter()
         if self._stream is not None:
-            reply = self._stream.ask(self._message, "act", limit, self.on_sent).act
+            reply = self._stream.ask(on_play(request), "act", limit, self.on_sent).act
         else:
             self._sending()
             try:
-                reply = self._stub.Act(request, timeout=limit)
+                reply = self._act_call(request, timeout=limit)
             except grpc.RpcError as error:
                 raise fault_of(error, limit) from None
         elapsed = time.perf_counter() - started
@@ -324,24 +352,22 @@ class RemoteBot(Bot):
             raise BotFault(Reason.PROTOCOL, f"malformed action: {error}") from None
 
     def end_game(self, outcome: Outcome, observation: Observation) -> None:
-        """Tell the bot how the game ended, with its final view: the game's decision message brought up to date
-        (incrementally, as per decision), then dropped, so that no later game builds on it."""
-        request, self._request = self._request, pb.ActRequest()
-        end = pb.EndGameRequest(
-            game_id=self._game_id, outcome=outcome_to_pb(outcome),
-            observation=observation_to_pb(observation, request.observation),
-        )
+        """Tell the bot how the game ended, with its final view: encoded as the game's decisions were (the history
+        added since the last one only); no later game builds on them."""
+        observations, self._observations = self._observations, ObservationEncoder()
+        end = pb.EndGameRequest(game_id=self._game_id, outcome=outcome_to_pb(outcome)).SerializeToString() \
+            + encoded_field(_END_OBSERVATION, observations.encode(observation))
         stream, self._stream = self._stream, None
         if stream is not None:
             try:
                 if stream.open:  # a stream broken by a fault has nobody left to tell
-                    stream.ask(pb.RefereeMessage(end=end), "ended", self.limits.call_s, self.on_sent)
+                    stream.ask(encoded_field(_END, end), "ended", self.limits.call_s, self.on_sent)
                     self._connection = stream.finished()
             finally:
                 stream.close()
             return
         self._sending()
         try:
-            self._stub.EndGame(end, timeout=self.limits.call_s)
+            self._end_call(end, timeout=self.limits.call_s)
         except grpc.RpcError as error:
             raise fault_of(error, self.limits.call_s) from None

@@ -44,15 +44,14 @@ from typing import Any
 import grpc
 
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
-from bots_sdk._proto.durak.v1 import bot_pb2_grpc as pb_grpc
 from bots_sdk.botdir import load_spec
 from bots_sdk.bots import REFERENCE_BOTS, make_bot
 from bots_sdk.cli.progress import Progress
-from bots_sdk.convert import observation_to_pb, rules_to_pb
+from bots_sdk.convert import ObservationEncoder, rules_to_pb
 from bots_sdk.engine import Action, Game, Observation, Rules
 from bots_sdk.local import play_game
 from bots_sdk.process import BotProcess
-from bots_sdk.remote import RemoteBot
+from bots_sdk.remote import PLAY_PATH, RemoteBot, act_request, on_play
 from bots_sdk.server import grpc_target
 from worker.referee.cores import claim_core
 
@@ -61,33 +60,35 @@ class GrpcioStream:
     """The ``Play`` stream through grpcio's Python API, as the referee spoke it before ``bots_sdk/http2.py``.
 
     The requests go through a queue that grpcio's request-reader thread drains, the answers
-    come back from the channel's poller thread; the same messages as ``RemoteBot`` builds
-    (one per game, updated in place), without its clock and fault handling, which the
-    measured figure does not need (the watchdog that cancelled a late answer cost a lock).
+    come back from the channel's poller thread; the same messages as ``RemoteBot`` encodes,
+    without its clock and fault handling, which the measured figure does not need (the
+    watchdog that cancelled a late answer cost a lock).
     """
 
     def __init__(self, address: str) -> None:
         self._channel = grpc.insecure_channel(grpc_target(address))
-        self._stub = pb_grpc.BotStub(self._channel)
+        self._play: grpc.StreamStreamMultiCallable[bytes, pb.BotMessage] = self._channel.stream_stream(
+            PLAY_PATH, response_deserializer=pb.BotMessage.FromString)
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._call: Any = None
-        self._message = pb.RefereeMessage()
+        self._game_field = b""
+        self._observations = ObservationEncoder()
 
     def start_game(self, seat: int, rules: Rules) -> None:
         self.close()
         self._outbox = queue.SimpleQueue()
-        self._call = self._stub.Play(iter(self._outbox.get, None))
+        self._call = self._play(iter(self._outbox.get, None))
         game_id = uuid.uuid4().hex
-        self._message = pb.RefereeMessage()
-        self._message.act.game_id = game_id
-        self._ask(pb.RefereeMessage(start=pb.StartGameRequest(game_id=game_id, seat=seat, rules=rules_to_pb(rules))))
+        self._game_field = pb.ActRequest(game_id=game_id).SerializeToString()
+        self._observations = ObservationEncoder()
+        start = pb.StartGameRequest(game_id=game_id, seat=seat, rules=rules_to_pb(rules))
+        self._ask(pb.RefereeMessage(start=start).SerializeToString())
 
     def choose_action(self, observation: Observation) -> Action:
-        observation_to_pb(observation, self._message.act.observation)
-        self._message.act.clock.move_ms = 11000
-        return Action.parse(self._ask(self._message).act.action.text)
+        request = act_request(self._game_field, self._observations.encode(observation), 11000, 0)
+        return Action.parse(self._ask(on_play(request)).act.action.text)
 
-    def _ask(self, message: pb.RefereeMessage) -> pb.BotMessage:
+    def _ask(self, message: bytes) -> pb.BotMessage:
         self._outbox.put(message)
         reply: pb.BotMessage = next(self._call)
         return reply

@@ -6,8 +6,10 @@ import dataclasses
 
 import pytest
 
+from bots_sdk import convert
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
 from bots_sdk.convert import (
+    ObservationEncoder,
     ProtocolError,
     action_from_pb,
     action_to_pb,
@@ -233,6 +235,33 @@ def test_observations_round_trip_at_every_position(preset: str, players: int) ->
                 assert back == dataclasses.replace(observation, _history=back._history)
             checked += 1
     assert checked > 30
+
+
+def test_a_seats_observations_encoded_one_after_another_are_each_encoded_whole() -> None:
+    """The referee encodes a seat's history once, adding each decision's new events to what it encoded before:
+    every encoding is the observation's whole message all the same, and an encoder handed an observation older
+    than its last one (another game's) refuses it rather than send a wrong history."""
+    rules = Rules.preset("transfer", players=3)
+    encoders = [ObservationEncoder() for _ in range(3)]
+    for game in random_positions(rules, 11):
+        for seat in range(3):
+            observation = game.observation(seat)
+            message = pb.Observation.FromString(encoders[seat].encode(observation))
+            assert message == pb.Observation.FromString(ObservationEncoder().encode(observation))
+            assert len(message.history) == len(observation.history)
+    with pytest.raises(ValueError, match="older than the last one encoded"):
+        encoders[0].encode(Game.new(rules, 11).observation(0))
+
+
+def test_encoding_endless_new_field_values_fills_no_memory() -> None:
+    """Each field's encodings are kept for the next observation, at most ``_ENTRIES_KEPT`` of them: values never
+    seen before are still encoded, not kept."""
+    observation = Game.new(Rules.preset("classic", players=2), seed=3).observation(0)
+    for n in range(convert._ENTRIES_KEPT + 500):
+        odd = dataclasses.replace(observation, hand_sizes=(n, n + 1))
+        assert tuple(pb.Observation.FromString(ObservationEncoder().encode(odd)).hand_sizes) == (n, n + 1)
+    hand_sizes = convert._FIELD_ENCODINGS[convert._FIELD_VALUES.index("hand_sizes")]
+    assert convert._ENTRIES_KEPT - 10 < len(hand_sizes) <= convert._ENTRIES_KEPT
 
 
 def test_observation_history_round_trips_through_events() -> None:

@@ -9,10 +9,13 @@ from google.protobuf import descriptor_pb2
 from bots_sdk import convert
 from bots_sdk import wire_view as view
 from bots_sdk._proto.durak.v1 import bot_pb2 as pb
-from bots_sdk.convert import ProtocolError, observation_from_pb, observation_to_pb
+from bots_sdk.convert import ObservationEncoder, ProtocolError, encoded_field, observation_from_pb, observation_to_pb
 from bots_sdk.engine import Game, Rules
 
 from .helpers import CONFIGS, observation_differences, random_positions
+
+ACT = pb.RefereeMessage.DESCRIPTOR.fields_by_name["act"].number
+ACT_OBSERVATION = pb.ActRequest.DESCRIPTOR.fields_by_name["observation"].number
 
 BYTES = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
 
@@ -47,14 +50,14 @@ def test_an_observation_read_through_the_view_is_the_engines(config: tuple[str, 
     """Every observation of random positions in every preset, as the referee encodes it, read as a served bot
     reads it (a ``RefereeMessage`` parsed by the view), is the engine's observation."""
     preset, players = config
+    encoders = [ObservationEncoder() for _ in range(players)]  # each seat's, as a game's referee keeps them
     for game in random_positions(Rules.preset(preset, players=players), seed=5):
         if game.is_over():  # an observation on the wire is a decision's, or the end's without its outcome
             break
         for seat in range(players):
             observation = game.observation(seat)
-            sent = pb.RefereeMessage()
-            observation_to_pb(observation, sent.act.observation)
-            read = view.RefereeMessage.FromString(sent.SerializeToString()).act.observation
+            sent = encoded_field(ACT, encoded_field(ACT_OBSERVATION, encoders[seat].encode(observation)))
+            read = view.RefereeMessage.FromString(sent).act.observation
             assert observation_differences(observation_from_pb(read), observation) == []
 
 
