@@ -51,6 +51,29 @@ class ProtocolError(DurakError):
 K = TypeVar("K")
 V = TypeVar("V", bound=int)
 
+_ENTRIES_KEPT: Final = 4096
+"""The most encodings a table keeps, and the most entries a reading table keeps (a deck's cards, pairs and
+actions, a game's events, and the values of an observation's fields are fewer, so neither side can fill the
+other's memory with odd values)."""
+M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
+T = TypeVar("T")
+
+
+class _Kept(dict[K, T]):
+    """Values by key (an encoding by what it encodes, or what an encoding reads as): ``make`` makes the value of a
+    key not seen before, which is kept while the table has room. A lookup is the dictionary's own, with no call
+    into Python for a key seen before, so a whole field's entries are looked up in C (``map``)."""
+
+    def __init__(self, make: Callable[[K], T]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: K) -> T:
+        value = self._make(key)
+        if len(self) < _ENTRIES_KEPT:
+            self[key] = value
+        return value
+
 
 def wire_name(enum_name: str, value: object) -> str:
     """The protobuf name of an engine value: ``wire_name("ActionKind", ActionKind.ATTACK)`` is
@@ -279,26 +302,27 @@ def events_from_pb(events: Iterable[pb.Event | bytes]) -> list[HistoryEntry]:
     """The history entries of ``events``: messages, or their encodings as the view of bots_sdk/wire_view.py
     reads them. Each event read before is looked up by its encoding: a game's events are few kinds of action
     by few seats, read again and again."""
-    return [
-        _kept(_EVENT_OF_ENTRY, event if isinstance(event, bytes) else event.SerializeToString(),
-                   functools.partial(_event_of, i=i))
-        for i, event in enumerate(events)
-    ]
+    encoded = [event if isinstance(event, bytes) else event.SerializeToString() for event in events]
+    try:
+        return list(map(_EVENT_OF_ENTRY.__getitem__, encoded))
+    except ProtocolError:  # read again, one by one, for the error that names the one that is wrong
+        return [_event_of(entry, i) for i, entry in enumerate(encoded)]
 
 
-def _event_of(encoded: bytes, i: int) -> HistoryEntry:
-    event = _parsed(pb.Event, encoded, f"observation.history[{i}]")
+def _event_of(encoded: bytes, i: int | None = None) -> HistoryEntry:
+    field = "observation.history" if i is None else f"observation.history[{i}]"
+    event = _parsed(pb.Event, encoded, field)
     if event.kind == _EVENT_KINDS["action"]:
         try:
             return (ACTED, event.seat, action_from_pb(event.action), event.forced)
         except InvalidActionError as error:
-            raise ProtocolError(f"observation.history[{i}]: {error}") from None
+            raise ProtocolError(f"{field}: {error}") from None
     if event.kind == _EVENT_KINDS["draw"]:
         return (DREW, event.seat, event.count, event.turn_up)
-    raise ProtocolError(f"observation.history[{i}].kind: {event.kind} is not an EventKind value")
+    raise ProtocolError(f"{field}.kind: {event.kind} is not an EventKind value")
 
 
-_EVENT_OF_ENTRY: dict[bytes, HistoryEntry] = {}
+_EVENT_OF_ENTRY: Final = _Kept(_event_of)
 """History entries read before, by their encoding."""
 
 
@@ -313,39 +337,6 @@ _EVENT_OF_ENTRY: dict[bytes, HistoryEntry] = {}
 # events added since its last observation only. An observation costs about half of what setting a message's
 # fields and serializing it did (docs/protocol.md section 10).
 
-_ENTRIES_KEPT: Final = 4096
-"""The most encodings a table keeps, and the most entries a reading table keeps (a deck's cards, pairs and
-actions, a game's events, and the values of an observation's fields are fewer, so neither side can fill the
-other's memory with odd values)."""
-M = TypeVar("M", pb.Card, pb.TablePair, pb.Action, pb.Event, pb.CardList)
-T = TypeVar("T")
-
-
-def _kept(table: dict[K, T], key: K, make: Callable[[K], T]) -> T:
-    """``table``'s entry for ``key``, else what ``make`` makes of it, kept while the table has room."""
-    value = table.get(key)
-    if value is None:
-        value = make(key)
-        if len(table) < _ENTRIES_KEPT:
-            table[key] = value
-    return value
-
-
-class _Encodings(dict[K, bytes]):
-    """Encodings by the value encoded: ``make`` makes the encoding of a value not seen before, which is kept while
-    the table has room. A lookup is the dictionary's own, with no call into Python for a value seen before."""
-
-    def __init__(self, make: Callable[[K], bytes]) -> None:
-        super().__init__()
-        self._make = make
-
-    def __missing__(self, key: K) -> bytes:
-        value = self._make(key)
-        if len(self) < _ENTRIES_KEPT:
-            self[key] = value
-        return value
-
-
 def _observation_with(name: str, value: Any) -> bytes:
     """The encoding of an ``Observation`` with field ``name`` set to ``value`` alone (a repeated field's values as a
     tuple)."""
@@ -359,7 +350,7 @@ _FIELD_VALUES: Final = (
 )
 """The fields that change during a game and are read as they are: each has its table of encodings by value."""
 _values_of: Final = operator.attrgetter(*_FIELD_VALUES)
-_FIELD_ENCODINGS: Final = tuple(_Encodings(functools.partial(_observation_with, name)) for name in _FIELD_VALUES)
+_FIELD_ENCODINGS: Final = tuple(_Kept(functools.partial(_observation_with, name)) for name in _FIELD_VALUES)
 
 
 def _to_act_entry(seat: int | None) -> bytes:
@@ -375,9 +366,9 @@ def _known_cards_entry(hands: tuple[tuple[Card, ...], ...]) -> bytes:
         pb.CardList(cards=[card_to_pb(card) for card in hand]) for hand in hands]).SerializeToString()
 
 
-_TO_ACT_ENCODINGS: Final = _Encodings(_to_act_entry)
-_TRUMP_DRAWN_BY_ENCODINGS: Final = _Encodings(_trump_drawn_by_entry)
-_KNOWN_CARDS_ENCODINGS: Final = _Encodings(_known_cards_entry)
+_TO_ACT_ENCODINGS: Final = _Kept(_to_act_entry)
+_TRUMP_DRAWN_BY_ENCODINGS: Final = _Kept(_trump_drawn_by_entry)
+_KNOWN_CARDS_ENCODINGS: Final = _Kept(_known_cards_entry)
 
 
 class ObservationEncoder:
@@ -457,9 +448,9 @@ def _event_entry(entry: HistoryEntry) -> bytes:
     return pb.Observation(history=events_to_pb([entry])).SerializeToString()
 
 
-_TABLE_ENTRIES: Final = _Encodings(_table_entry)
-_ACTION_ENTRIES: Final = _Encodings(_action_entry)
-_EVENT_ENTRIES: Final = _Encodings(_event_entry)
+_TABLE_ENTRIES: Final = _Kept(_table_entry)
+_ACTION_ENTRIES: Final = _Kept(_action_entry)
+_EVENT_ENTRIES: Final = _Kept(_event_entry)
 
 
 # Reading an observation is a served bot's work at every decision. Its cards, table pairs, legal actions
@@ -476,23 +467,26 @@ def _parsed(kind: type[M], encoded: bytes, field: str) -> M:
         raise ProtocolError(f"{field}: not a {kind.__name__} message") from None
 
 
-_CARD_OF_ENTRY: dict[bytes, Card] = {
-    message.SerializeToString(): CARDS[index] for index, message in _CARD_MESSAGES.items()
-}
-_PAIR_OF_ENTRY: dict[bytes, TablePair] = {}
-_CARDS_OF_ENTRY: dict[bytes, tuple[Card, ...]] = {}
-_ACTION_OF_ENTRY: dict[bytes, Action] = {}
+def _card_of(encoded: bytes, field: str = "card") -> Card:
+    return card_from_pb(_parsed(pb.Card, encoded, field), field)
+
+
+_CARD_OF_ENTRY: Final = _Kept(_card_of)
+_CARD_OF_ENTRY.update({message.SerializeToString(): CARDS[index] for index, message in _CARD_MESSAGES.items()})
 
 
 def _card(encoded: bytes, field: str) -> Card:
-    return _kept(_CARD_OF_ENTRY, encoded, lambda entry: card_from_pb(_parsed(pb.Card, entry, field), field))
+    try:
+        return _CARD_OF_ENTRY[encoded]
+    except ProtocolError:  # read again, for the error that names the field
+        return _card_of(encoded, field)
 
 
 def _cards(entries: Iterable[bytes], field: str) -> tuple[Card, ...]:
     try:
-        return tuple([_CARD_OF_ENTRY[entry] for entry in entries])
-    except KeyError:  # a card not seen before (or no card): each read, for the error that names the one that is wrong
-        return tuple([_card(entry, f"{field}[{i}]") for i, entry in enumerate(entries)])
+        return tuple(map(_CARD_OF_ENTRY.__getitem__, entries))
+    except ProtocolError:  # read again, card by card, for the error that names the one that is wrong
+        return tuple([_card_of(entry, f"{field}[{i}]") for i, entry in enumerate(entries)])
 
 
 def _pair_of(encoded: bytes) -> TablePair:
@@ -510,6 +504,11 @@ def _action_of(encoded: bytes) -> Action:
         return action_from_pb(_parsed(pb.Action, encoded, "observation.legal_actions"))
     except InvalidActionError as error:
         raise ProtocolError(f"observation.legal_actions: {error}") from None
+
+
+_PAIR_OF_ENTRY: Final = _Kept(_pair_of)
+_CARDS_OF_ENTRY: Final = _Kept(_card_list_of)
+_ACTION_OF_ENTRY: Final = _Kept(_action_of)
 
 
 def observation_from_pb(
@@ -537,7 +536,7 @@ def observation_from_pb(
         trump_drawn_by=message.trump_drawn_by if message.HasField("trump_drawn_by") else None,
         stock_size=message.stock_size, hand_sizes=tuple(message.hand_sizes), out=tuple(message.out),
         out_order=tuple(message.out_order),
-        table=tuple([_kept(_PAIR_OF_ENTRY, entry, _pair_of) for entry in message.table]),
+        table=tuple(map(_PAIR_OF_ENTRY.__getitem__, message.table)),
         discard=_cards(message.discard, "observation.discard"),
         attacker=message.attacker, defender=message.defender,
         attacker_position=message.attacker_position, defender_position=message.defender_position,
@@ -545,8 +544,8 @@ def observation_from_pb(
         eligible_attackers=tuple(message.eligible_attackers), take_declared=message.take_declared,
         bout=message.bout, attack_limit=message.attack_limit, pickups_in_a_row=message.pickups_in_a_row,
         dealer=message.dealer, to_act=message.to_act if message.to_act >= 0 else None,
-        legal_actions=LegalActions([_kept(_ACTION_OF_ENTRY, e, _action_of) for e in message.legal_actions]),
-        known_cards=tuple([_kept(_CARDS_OF_ENTRY, entry, _card_list_of) for entry in message.known_cards]),
+        legal_actions=LegalActions(list(map(_ACTION_OF_ENTRY.__getitem__, message.legal_actions))),
+        known_cards=tuple(map(_CARDS_OF_ENTRY.__getitem__, message.known_cards)),
         outcome=None,
         _history=tuple(history if history is not None else events_from_pb(message.history)),
         time_left=time_left, bank_left=bank_left,
