@@ -258,9 +258,12 @@ class Http2Server:
         self._thread = None
 
     def request_stop(self, grace: float) -> None:
-        """``stop`` without waiting: the serving thread winds down by itself."""
+        """``stop`` without waiting: the serving thread winds down by itself. A second request (a second Ctrl-C)
+        changes nothing."""
 
         def begin() -> None:
+            if self._stop_by is not None:
+                return
             self._stop_by = time.monotonic() + grace
             for listener in self._listeners:
                 self._selector.unregister(listener)

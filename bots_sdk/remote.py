@@ -80,6 +80,7 @@ _ACT = pb.RefereeMessage.DESCRIPTOR.fields_by_name["act"].number
 _END = pb.RefereeMessage.DESCRIPTOR.fields_by_name["end"].number
 """Field numbers of the messages the referee puts around an encoded observation (bots_sdk/convert.py)."""
 
+
 def act_request(game_field: bytes, observation: bytes, move_ms: int, bank_ms: int) -> bytes:
     """A decision's ``ActRequest``, encoded: ``game_field`` (its ``game_id``, encoded), ``observation`` (as an
     ``ObservationEncoder`` encodes it) and the clock; ``on_play`` puts it on the ``Play`` stream."""

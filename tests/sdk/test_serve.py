@@ -408,3 +408,28 @@ def test_a_bot_script_without_an_address_exits_with_the_message(tmp_path: Path) 
 def test_serve_of_the_class_instead_of_an_instance_is_a_type_error() -> None:
     with pytest.raises(TypeError, match=r"did you pass the class\? use serve\(MyBot\(\)\)"):
         serve(MinBot)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("signals", [("SIGTERM",), ("SIGINT",)])
+def test_a_served_bot_stops_cleanly_on_a_signal(tmp_path: Path, signals: tuple[str, ...]) -> None:
+    """``serve()`` runs the server in the bot's main thread, which also handles the signals: SIGTERM or Ctrl-C
+    after a game ends it with status 0 and no traceback."""
+    import signal
+
+    address = str(tmp_path / "bot.sock")
+    env = {**os.environ, "DURAK_BOT_ADDRESS": f"unix:{address}"}
+    bot = subprocess.Popen([sys.executable, "-m", "bots_sdk.bots", "random"], env=env, stderr=subprocess.PIPE,
+                           text=True, cwd=tmp_path)
+    try:
+        remote = RemoteBot(address, Limits(start_s=20))
+        remote.wait_serving()
+        outcome = play_game(Rules.preset("classic"), [remote, make_bot("random", 1)], seed=3).game.outcome
+        assert outcome is not None and outcome.reason is Reason.NORMAL
+        remote.close()
+        for name in signals:
+            bot.send_signal(getattr(signal, name))
+        _, errors = bot.communicate(timeout=20)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0, errors
+    assert "Traceback" not in errors, errors
