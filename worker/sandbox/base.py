@@ -216,7 +216,9 @@ class Sandbox(abc.ABC):
         """Start ``spec`` serving on a fresh socket; ``slot`` picks the uid slot (default: a free one)."""
 
     def launch(self, spec: BotSpec, limits: Limits) -> ServedBot:
-        """Start ``spec``, wait for its socket and check it (pitfall 6), then hand back a client for it.
+        """Start ``spec``, wait for its socket and check it (pitfall 6), then hand back a client for it. The socket
+        exists from the bot's ``bind``, which may come a moment before its ``listen``: wait for SERVING
+        (``RemoteBot.wait_serving``, which tries again) before the first call.
 
         The referee connects through ``connect_address`` (a hard link to the
         checked socket, where the bot cannot write), so a later swap of the

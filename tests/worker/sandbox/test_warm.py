@@ -45,6 +45,7 @@ def test_pooled_starts_serve_reference_and_python_bots(bwrap: BwrapSandbox, tmp_
             assert isinstance(served.handle, LaunchedBot)
             seat = served.handle.seat_dir
             try:
+                served.bot.wait_serving()  # its socket is there, but it may not listen yet (every caller waits)
                 assert served.bot.hello().name == "random"  # the written bot serves a RandomBot too
                 assert seat.exists()
             finally:
