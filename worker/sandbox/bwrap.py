@@ -122,6 +122,12 @@ SHM_BYTES = 16 * 1024 * 1024
 """/dev/shm inside the sandbox: POSIX shared memory for libraries that want it, capped."""
 
 
+PID_1_MEMORY = ("--ro-bind", "/dev/null", "/proc/1/mem", "--ro-bind", "/dev/null", "/proc/1/task/1/mem")
+"""The sandbox's pid 1 is bwrap's own init, which runs as the bot's uid under the same seccomp filter: ``ptrace``
+is refused, but the bot could open its memory through ``/proc`` and write to it. Read-only ``/dev/null`` over
+both paths makes that ``EACCES`` (tests/worker/evil/test_contained.py)."""
+
+
 def base_args(bwrap: str, hostname: str, env: dict[str, str], tmp_bytes: int) -> list[str]:
     """The part every bwrap of ours shares (play and install): all namespaces, no capabilities, a clean
     environment, read-only /usr, a fresh /proc and /dev, capped /dev/shm and /tmp."""
@@ -138,7 +144,7 @@ def base_args(bwrap: str, hostname: str, env: dict[str, str], tmp_bytes: int) ->
     for etc in ("/etc/ld.so.cache", "/etc/localtime", *JDK_CONFIG):
         args += ["--ro-bind-try", etc, etc]
     return [
-        *args, "--proc", "/proc", "--dev", "/dev",
+        *args, "--proc", "/proc", *PID_1_MEMORY, "--dev", "/dev",
         "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm",  # --dev's own /dev/shm has no size cap
         "--size", str(tmp_bytes), "--tmpfs", "/tmp",
     ]

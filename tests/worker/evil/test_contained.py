@@ -137,6 +137,29 @@ def test_secrets_are_out_of_reach(arena: Launcher, tmp_path: Path, monkeypatch: 
     assert played.normal, played.describe()
 
 
+def test_the_sandboxs_pid_1_cannot_be_written(arena: Launcher, tmp_path: Path) -> None:
+    """Attack: open the memory of the sandbox's pid 1 (bwrap's own init, which runs as the bot's uid under the same
+    seccomp filter, so ``ptrace`` is refused but ``/proc/1/mem`` was not) for writing, through ``/proc/1/mem``
+    and ``/proc/1/task/1/mem``, to make it compute for the bot or stop reaping. Must happen: both refused, pid 1
+    still there, and the bot plays on normally."""
+    folder = evil_bot(tmp_path, "pid1", probes=True, prelude="""
+        def write_one(path):
+            with open(path, 'r+b', buffering=0) as memory:
+                start = int(open('/proc/1/maps').read().split('-', 1)[0], 16)
+                memory.seek(start)
+                return memory.write(memory.read(1))
+        for path in ('/proc/1/mem', '/proc/1/task/1/mem'):
+            attempt(path, lambda path=path: write_one(path))
+        attempt('pid1', lambda: open('/proc/1/cmdline', 'rb').read().split(b'\\0')[0].decode())
+        report()
+    """)
+    played = play(arena, folder)
+    probe = played.probe()
+    assert probe["/proc/1/mem"] in REFUSED and probe["/proc/1/task/1/mem"] in REFUSED, probe
+    assert probe["pid1"].endswith("bwrap"), probe
+    assert played.normal, played.describe()
+
+
 def test_other_bots_files_are_invisible(arena: Launcher, tmp_path: Path) -> None:
     """Attack: while the opponent (a bot folder holding ``secret.txt``) runs, read its code through the host
     paths of every seat dir, its original folder, relative ``..`` paths and /proc. Must happen: ENOENT every
