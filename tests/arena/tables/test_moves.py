@@ -13,6 +13,7 @@ from arena.tables.board import intended, rebuild
 from arena.tables.models import Table, TableSeat
 from arena.tables.services import table_claim, table_progress
 from bots_sdk.engine import Card
+from bots_sdk.engine.cards import deck_cards
 from tests.arena.tables.conftest import PERSON, act, open_table, state
 from worker.referee.table import Decision
 
@@ -56,7 +57,8 @@ def test_a_card_that_fits_nothing_says_the_engines_reason(guest: Client, my_turn
     game = rebuild(table.preset, table.players, table.seed, table.actions)
     playable = {m["card"] for m in view["legal"]}
     dimmed = [c for c in view["hand"] if c not in playable]
-    card = dimmed[0] if dimmed else "AS" if "AS" not in view["hand"] else "6S"
+    # A card of the hand that fits nothing, else (every card of an attacker's hand fits) one it does not hold.
+    card = dimmed[0] if dimmed else next(str(c) for c in deck_cards(game.rules.deck) if str(c) not in view["hand"])
     status, answer = act(guest, table, card=card)
     assert status == 400
     assert answer["error"] == why_illegal_text(game.why_illegal(intended(game, 0, Card.parse(card)), 0))
