@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -414,8 +415,6 @@ def test_serve_of_the_class_instead_of_an_instance_is_a_type_error() -> None:
 def test_a_served_bot_stops_cleanly_on_a_signal(tmp_path: Path, signals: tuple[str, ...]) -> None:
     """``serve()`` runs the server in the bot's main thread, which also handles the signals: SIGTERM or Ctrl-C
     after a game ends it with status 0 and no traceback."""
-    import signal
-
     address = str(tmp_path / "bot.sock")
     env = {**os.environ, "DURAK_BOT_ADDRESS": f"unix:{address}"}
     bot = subprocess.Popen([sys.executable, "-m", "bots_sdk.bots", "random"], env=env, stderr=subprocess.PIPE,

@@ -89,7 +89,7 @@ def test_a_stream_bot_and_a_unary_bot_play_sandboxed(bwrap: BwrapSandbox) -> Non
 def test_a_start_sleeps_until_its_bot_listens_or_its_sandbox_ends(bwrap: BwrapSandbox, tmp_path: Path) -> None:
     """The thread waiting for a bot's socket is woken by the kernel when the bot listens or its sandbox ends, and
     takes no CPU meanwhile: a referee's starts share the GIL with the game it plays (worker/sandbox/dirwatch.py).
-    Looking for the socket every half millisecond took a tenth of the wait's time or more."""
+    Looking for the socket every half millisecond took 36 ms of CPU in a wait of 563."""
     slow = write_bot(tmp_path / "slow", "slow", prelude="import time\ntime.sleep(0.5)")
     dies = write_bot(tmp_path / "dies", "dies", prelude="import os, time\ntime.sleep(0.5)\nos._exit(3)")
     for spec, fault in ((slow, None), (dies, Reason.CRASH)):
